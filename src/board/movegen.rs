@@ -1,0 +1,275 @@
+//! Legal move generation with check and pin masks: every move emitted is legal, so perft
+//! needs no make-and-test and search never has to reject a move after making it.
+
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind, MoveList};
+use super::position::{CastlingRights, Position};
+use super::square::{Color, PieceKind, Square};
+
+/// All legal moves.
+pub fn legal_moves(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    generate::<false>(pos, list);
+}
+
+/// Legal captures and queen promotions (for quiescence). Callers in check should use
+/// `legal_moves` instead, to see every evasion.
+pub fn legal_captures(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    generate::<true>(pos, list);
+}
+
+/// Number of legal moves, for perft's last ply.
+pub fn count_legal_moves(pos: &Position) -> usize {
+    let mut list = MoveList::new();
+    generate::<false>(pos, &mut list);
+    list.len()
+}
+
+/// Is `m` (say from the transposition table or a killer slot) legal here? Cheap enough for
+/// rare calls: it regenerates the moves of the piece's kind.
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    if m.is_null() {
+        return false;
+    }
+    match pos.piece_at(m.from()) {
+        Some(p) if p.color == pos.side_to_move() => {}
+        _ => return false,
+    }
+    let mut list = MoveList::new();
+    generate::<false>(pos, &mut list);
+    list.contains(m)
+}
+
+#[inline]
+fn push_targets(list: &mut MoveList, pos: &Position, from: Square, targets: Bitboard) {
+    let theirs = pos.color(!pos.side_to_move());
+    for to in targets {
+        let kind = if theirs.contains(to) {
+            MoveKind::Capture
+        } else {
+            MoveKind::Quiet
+        };
+        list.push(Move::new(from, to, kind));
+    }
+}
+
+#[inline]
+fn push_promotions<const CAPTURES_ONLY: bool>(
+    list: &mut MoveList,
+    from: Square,
+    to: Square,
+    capture: bool,
+) {
+    list.push(Move::new(
+        from,
+        to,
+        Move::promotion_kind(PieceKind::Queen, capture),
+    ));
+    if !CAPTURES_ONLY {
+        for kind in [PieceKind::Knight, PieceKind::Rook, PieceKind::Bishop] {
+            list.push(Move::new(from, to, Move::promotion_kind(kind, capture)));
+        }
+    }
+}
+
+fn generate<const CAPTURES_ONLY: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occupied = pos.occupied();
+    let ours = pos.color(us);
+    let theirs = pos.color(them);
+    let king = pos.king_square(us);
+    let checkers = pos.checkers();
+
+    // King moves: test each target with the king lifted off the board, so it cannot hide
+    // behind itself from a slider.
+    let without_king = occupied ^ Bitboard::from_square(king);
+    let mut king_targets = king_attacks(king) & !ours;
+    if CAPTURES_ONLY {
+        king_targets &= theirs;
+    }
+    for to in king_targets {
+        if !pos.is_attacked(to, them, without_king) {
+            let kind = if theirs.contains(to) {
+                MoveKind::Capture
+            } else {
+                MoveKind::Quiet
+            };
+            list.push(Move::new(king, to, kind));
+        }
+    }
+    if checkers.several() {
+        return;
+    }
+
+    let check_mask = if checkers.any() {
+        between(king, checkers.lowest()) | checkers
+    } else {
+        Bitboard::ALL
+    };
+    let pinned = pos.pinned(us);
+    let mut target = !ours & check_mask;
+    if CAPTURES_ONLY {
+        target &= theirs;
+    }
+
+    for from in pos.pieces(us, PieceKind::Knight) & !pinned {
+        push_targets(list, pos, from, knight_attacks(from) & target);
+    }
+    let queens = pos.pieces(us, PieceKind::Queen);
+    for from in pos.pieces(us, PieceKind::Bishop) | queens {
+        let mut targets = bishop_attacks(from, occupied) & target;
+        if pinned.contains(from) {
+            targets &= line(king, from);
+        }
+        push_targets(list, pos, from, targets);
+    }
+    for from in pos.pieces(us, PieceKind::Rook) | queens {
+        let mut targets = rook_attacks(from, occupied) & target;
+        if pinned.contains(from) {
+            targets &= line(king, from);
+        }
+        push_targets(list, pos, from, targets);
+    }
+
+    generate_pawn_moves::<CAPTURES_ONLY>(pos, list, check_mask, pinned, king);
+
+    if !CAPTURES_ONLY && checkers.is_empty() {
+        generate_castling(pos, list, king);
+    }
+}
+
+fn generate_pawn_moves<const CAPTURES_ONLY: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    check_mask: Bitboard,
+    pinned: Bitboard,
+    king: Square,
+) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occupied = pos.occupied();
+    let empty = !occupied;
+    let theirs = pos.color(them);
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let promotion_rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+    let double_rank = Bitboard::rank(if us == Color::White { 3 } else { 4 });
+    let (up, up_left, up_right): (i8, i8, i8) = match us {
+        Color::White => (8, 7, 9),
+        Color::Black => (-8, -9, -7),
+    };
+
+    // Pinned pawns may only move along the pin line; handle the free ones set-wise.
+    let free = pawns & !pinned;
+    let pinned_pawns = pawns & pinned;
+
+    // Pushes.
+    let single = free.forward(us) & empty;
+    let double = single.forward(us) & empty & double_rank;
+    for to in single & check_mask & promotion_rank {
+        push_promotions::<CAPTURES_ONLY>(list, to.offset(-up), to, false);
+    }
+    if !CAPTURES_ONLY {
+        for to in single & check_mask & !promotion_rank {
+            list.push(Move::new(to.offset(-up), to, MoveKind::Quiet));
+        }
+        for to in double & check_mask {
+            list.push(Move::new(to.offset(-2 * up), to, MoveKind::DoublePush));
+        }
+    }
+
+    // Captures.
+    let capture_targets = theirs & check_mask;
+    let left = free.forward(us).west() & capture_targets;
+    let right = free.forward(us).east() & capture_targets;
+    for (targets, delta) in [(left, up_left), (right, up_right)] {
+        for to in targets {
+            let from = to.offset(-delta);
+            if promotion_rank.contains(to) {
+                push_promotions::<CAPTURES_ONLY>(list, from, to, true);
+            } else {
+                list.push(Move::new(from, to, MoveKind::Capture));
+            }
+        }
+    }
+
+    // Pinned pawns, one at a time (rare).
+    for from in pinned_pawns {
+        let allowed = line(king, from) & check_mask;
+        let push = Bitboard::from_square(from).forward(us) & empty;
+        for to in pawn_attacks(us, from) & theirs & allowed {
+            if promotion_rank.contains(to) {
+                push_promotions::<CAPTURES_ONLY>(list, from, to, true);
+            } else {
+                list.push(Move::new(from, to, MoveKind::Capture));
+            }
+        }
+        for to in push & allowed {
+            if promotion_rank.contains(to) {
+                push_promotions::<CAPTURES_ONLY>(list, from, to, false);
+            } else if !CAPTURES_ONLY {
+                list.push(Move::new(from, to, MoveKind::Quiet));
+            }
+        }
+        if !CAPTURES_ONLY {
+            for to in push.forward(us) & empty & double_rank & allowed {
+                list.push(Move::new(from, to, MoveKind::DoublePush));
+            }
+        }
+    }
+
+    // En passant: simulate the capture, which removes two pawns from one rank at once, and
+    // check the king against sliders directly.
+    if let Some(ep) = pos.en_passant() {
+        let victim = ep.offset(-up);
+        let checkers = pos.checkers();
+        if checkers.any() && !checkers.contains(victim) && !check_mask.contains(ep) {
+            return;
+        }
+        for from in pawn_attacks(them, ep) & pawns {
+            let after = occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(victim)
+                | Bitboard::from_square(ep);
+            let rooks = (pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Queen))
+                & !Bitboard::from_square(victim);
+            let bishops = pos.pieces(them, PieceKind::Bishop) | pos.pieces(them, PieceKind::Queen);
+            if (rook_attacks(king, after) & rooks).any()
+                || (bishop_attacks(king, after) & bishops).any()
+            {
+                continue;
+            }
+            list.push(Move::new(from, ep, MoveKind::EnPassant));
+        }
+    }
+}
+
+fn generate_castling(pos: &Position, list: &mut MoveList, king: Square) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let rights = pos.castling();
+    let occupied = pos.occupied();
+    let rank = if us == Color::White { 0 } else { 7 };
+    let sq = |file| Square::from_file_rank(file, rank);
+    let rook = pos.pieces(us, PieceKind::Rook);
+    if rights.has(CastlingRights::king_side(us))
+        && king == sq(4)
+        && rook.contains(sq(7))
+        && (between(sq(4), sq(7)) & occupied).is_empty()
+        && !pos.is_attacked(sq(5), them, occupied)
+        && !pos.is_attacked(sq(6), them, occupied)
+    {
+        list.push(Move::new(king, sq(6), MoveKind::KingCastle));
+    }
+    if rights.has(CastlingRights::queen_side(us))
+        && king == sq(4)
+        && rook.contains(sq(0))
+        && (between(sq(4), sq(0)) & occupied).is_empty()
+        && !pos.is_attacked(sq(3), them, occupied)
+        && !pos.is_attacked(sq(2), them, occupied)
+    {
+        list.push(Move::new(king, sq(2), MoveKind::QueenCastle));
+    }
+}

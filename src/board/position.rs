@@ -1,0 +1,452 @@
+//! `Position`: piece placement as bitboards plus a mailbox, side to move, castling rights,
+//! en-passant square, clocks and an incrementally updated Zobrist key. Moves are applied by
+//! copy-make (`make_move` returns the child), which keeps search and perft free of undo bugs.
+
+use super::attacks::{
+    ZOBRIST_CASTLING, ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE, between, bishop_attacks,
+    king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use super::bitboard::{Bitboard, DARK_SQUARES, LIGHT_SQUARES};
+use super::moves::{Move, MoveKind};
+use super::square::{Color, Piece, PieceKind, Square};
+
+/// Castling rights as four bits: White king side, White queen side, Black king side, Black
+/// queen side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CastlingRights(pub u8);
+
+impl CastlingRights {
+    pub const WHITE_KING: u8 = 1;
+    pub const WHITE_QUEEN: u8 = 2;
+    pub const BLACK_KING: u8 = 4;
+    pub const BLACK_QUEEN: u8 = 8;
+
+    #[inline]
+    pub const fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    pub const fn king_side(color: Color) -> u8 {
+        match color {
+            Color::White => Self::WHITE_KING,
+            Color::Black => Self::BLACK_KING,
+        }
+    }
+
+    pub const fn queen_side(color: Color) -> u8 {
+        match color {
+            Color::White => Self::WHITE_QUEEN,
+            Color::Black => Self::BLACK_QUEEN,
+        }
+    }
+}
+
+/// Rights that survive a move touching each square (a king or rook leaving, a rook captured).
+const CASTLING_KEEP: [u8; 64] = {
+    let mut keep = [15u8; 64];
+    keep[0] = 15 & !CastlingRights::WHITE_QUEEN; // a1
+    keep[7] = 15 & !CastlingRights::WHITE_KING; // h1
+    keep[4] = 15 & !(CastlingRights::WHITE_KING | CastlingRights::WHITE_QUEEN); // e1
+    keep[56] = 15 & !CastlingRights::BLACK_QUEEN; // a8
+    keep[63] = 15 & !CastlingRights::BLACK_KING; // h8
+    keep[60] = 15 & !(CastlingRights::BLACK_KING | CastlingRights::BLACK_QUEEN); // e8
+    keep
+};
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    by_kind: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    mailbox: [Option<Piece>; 64],
+    side: Color,
+    castling: CastlingRights,
+    /// Set only when a pawn of the side to move can actually capture there, so equal
+    /// positions (in the FIDE sense) always have equal keys.
+    en_passant: Option<Square>,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    key: u64,
+    checkers: Bitboard,
+}
+
+#[inline]
+fn piece_key(piece: Piece, sq: Square) -> u64 {
+    ZOBRIST_PIECES[piece.index() * 64 + sq.index()]
+}
+
+impl Position {
+    /// An empty board, White to move; only `fen` and tests build positions from it.
+    pub(crate) fn empty() -> Position {
+        Position {
+            by_kind: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            mailbox: [None; 64],
+            side: Color::White,
+            castling: CastlingRights(0),
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            checkers: Bitboard::EMPTY,
+        }
+    }
+
+    pub fn startpos() -> Position {
+        Position::from_fen(super::fen::START_FEN).expect("the start position FEN is valid")
+    }
+
+    // ----- setup (used by the FEN parser) -----
+
+    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.mailbox[sq.index()].is_none());
+        let bb = Bitboard::from_square(sq);
+        self.by_kind[piece.kind.index()] |= bb;
+        self.by_color[piece.color.index()] |= bb;
+        self.mailbox[sq.index()] = Some(piece);
+        self.key ^= piece_key(piece, sq);
+    }
+
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
+        let bb = Bitboard::from_square(sq);
+        self.by_kind[piece.kind.index()] ^= bb;
+        self.by_color[piece.color.index()] ^= bb;
+        self.mailbox[sq.index()] = None;
+        self.key ^= piece_key(piece, sq);
+    }
+
+    fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_kind[piece.kind.index()] ^= bb;
+        self.by_color[piece.color.index()] ^= bb;
+        self.mailbox[from.index()] = None;
+        self.mailbox[to.index()] = Some(piece);
+        self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
+    }
+
+    pub(crate) fn set_side(&mut self, side: Color) {
+        self.side = side;
+    }
+
+    pub(crate) fn set_castling(&mut self, rights: CastlingRights) {
+        self.castling = rights;
+    }
+
+    pub(crate) fn set_en_passant(&mut self, sq: Option<Square>) {
+        self.en_passant = sq;
+    }
+
+    pub(crate) fn set_clocks(&mut self, halfmove: u16, fullmove: u16) {
+        self.halfmove_clock = halfmove;
+        self.fullmove_number = fullmove;
+    }
+
+    /// Recomputes the derived fields (key, checkers) after a setup; returns self for chaining.
+    pub(crate) fn finish_setup(&mut self) {
+        self.key = self.compute_key();
+        self.checkers = self.attackers_to(self.king_square(self.side), self.occupied())
+            & self.color(!self.side);
+    }
+
+    // ----- queries -----
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.mailbox[sq.index()]
+    }
+
+    #[inline]
+    pub fn kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    #[inline]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lowest()
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Pieces of both colours attacking `sq`, given an occupancy.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let rooks = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
+        let bishops = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
+        (pawn_attacks(Color::White, sq) & self.pieces(Color::Black, PieceKind::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.pieces(Color::White, PieceKind::Pawn))
+            | (knight_attacks(sq) & self.kind(PieceKind::Knight))
+            | (king_attacks(sq) & self.kind(PieceKind::King))
+            | (rook_attacks(sq, occupied) & rooks)
+            | (bishop_attacks(sq, occupied) & bishops)
+    }
+
+    /// Is `sq` attacked by `by`, with the given occupancy?
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.color(by);
+        (pawn_attacks(!by, sq) & self.kind(PieceKind::Pawn) & them).any()
+            || (knight_attacks(sq) & self.kind(PieceKind::Knight) & them).any()
+            || (king_attacks(sq) & self.kind(PieceKind::King) & them).any()
+            || (rook_attacks(sq, occupied)
+                & (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen))
+                & them)
+                .any()
+            || (bishop_attacks(sq, occupied)
+                & (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen))
+                & them)
+                .any()
+    }
+
+    /// Our pieces that stand alone between our king and an enemy slider.
+    pub fn pinned(&self, us: Color) -> Bitboard {
+        let king = self.king_square(us);
+        let them = !us;
+        let occupied = self.occupied();
+        let snipers = (rook_attacks(king, Bitboard::EMPTY)
+            & (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::Queen)))
+            | (bishop_attacks(king, Bitboard::EMPTY)
+                & (self.pieces(them, PieceKind::Bishop) | self.pieces(them, PieceKind::Queen)));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if blockers.any() && !blockers.several() {
+                pinned |= blockers & self.color(us);
+            }
+        }
+        pinned
+    }
+
+    /// The key recomputed from scratch; `key()` must always equal it.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            if let Some(piece) = self.piece_at(sq) {
+                key ^= piece_key(piece, sq);
+            }
+        }
+        key ^= ZOBRIST_CASTLING[self.castling.0 as usize];
+        if let Some(ep) = self.en_passant {
+            key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
+        }
+        if self.side == Color::Black {
+            key ^= ZOBRIST_SIDE;
+        }
+        key
+    }
+
+    /// Pawn-only key, for a pawn-structure cache.
+    pub fn pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::BOTH {
+            for sq in self.pieces(color, PieceKind::Pawn) {
+                key ^= piece_key(Piece::new(color, PieceKind::Pawn), sq);
+            }
+        }
+        key
+    }
+
+    /// Neither side can ever mate: no pawns, rooks or queens, and at most one minor piece, or
+    /// only bishops all on squares of one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        if (self.kind(PieceKind::Pawn) | self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen))
+            .any()
+        {
+            return false;
+        }
+        let knights = self.kind(PieceKind::Knight);
+        let bishops = self.kind(PieceKind::Bishop);
+        if (knights | bishops).count() <= 1 {
+            return true;
+        }
+        knights.is_empty()
+            && ((bishops & LIGHT_SQUARES).is_empty() || (bishops & DARK_SQUARES).is_empty())
+    }
+
+    /// Any piece other than pawns and king for `color`: null-move pruning is unsafe without.
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.color(color) & !(self.kind(PieceKind::Pawn) | self.kind(PieceKind::King))).any()
+    }
+
+    // ----- making moves -----
+
+    /// The position after `m`, which must be legal in `self`.
+    pub fn make_move(&self, m: Move) -> Position {
+        let mut next = self.clone();
+        next.apply(m);
+        next
+    }
+
+    fn apply(&mut self, m: Move) {
+        let us = self.side;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let piece = self.mailbox[from.index()].expect("make_move: no piece on the from-square");
+        debug_assert_eq!(
+            piece.color, us,
+            "make_move: moving the opponent's piece {m}"
+        );
+
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
+        }
+        self.halfmove_clock += 1;
+
+        match m.kind() {
+            MoveKind::EnPassant => {
+                let victim_sq = Square::from_file_rank(to.file(), from.rank());
+                self.remove_piece(Piece::new(them, PieceKind::Pawn), victim_sq);
+            }
+            _ if m.is_capture() => {
+                let victim = self.mailbox[to.index()].expect("capture of an empty square");
+                debug_assert!(victim.color == them && victim.kind != PieceKind::King);
+                self.remove_piece(victim, to);
+            }
+            _ => {}
+        }
+        if m.is_capture() {
+            self.halfmove_clock = 0;
+        }
+
+        if let Some(promoted) = m.promotion() {
+            self.remove_piece(piece, from);
+            self.put_piece(Piece::new(us, promoted), to);
+        } else {
+            self.move_piece(piece, from, to);
+        }
+
+        match m.kind() {
+            MoveKind::KingCastle => {
+                let rook_from = Square::from_file_rank(7, from.rank());
+                let rook_to = Square::from_file_rank(5, from.rank());
+                self.move_piece(Piece::new(us, PieceKind::Rook), rook_from, rook_to);
+            }
+            MoveKind::QueenCastle => {
+                let rook_from = Square::from_file_rank(0, from.rank());
+                let rook_to = Square::from_file_rank(3, from.rank());
+                self.move_piece(Piece::new(us, PieceKind::Rook), rook_from, rook_to);
+            }
+            _ => {}
+        }
+
+        if piece.kind == PieceKind::Pawn {
+            self.halfmove_clock = 0;
+            if m.kind() == MoveKind::DoublePush {
+                let ep = Square::from_file_rank(from.file(), (from.rank() + to.rank()) / 2);
+                // Only record it when an enemy pawn could take: keeps keys FIDE-equal.
+                if (pawn_attacks(us, ep) & self.pieces(them, PieceKind::Pawn)).any() {
+                    self.en_passant = Some(ep);
+                    self.key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
+                }
+            }
+        }
+
+        let rights = self.castling.0 & CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()];
+        if rights != self.castling.0 {
+            self.key ^=
+                ZOBRIST_CASTLING[self.castling.0 as usize] ^ ZOBRIST_CASTLING[rights as usize];
+            self.castling = CastlingRights(rights);
+        }
+
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side = them;
+        self.key ^= ZOBRIST_SIDE;
+        self.checkers = self.attackers_to(self.king_square(them), self.occupied()) & self.color(us);
+        debug_assert_eq!(self.key, self.compute_key());
+    }
+
+    /// Passes the move to the opponent (null-move pruning); the side to move must not be in check.
+    pub fn make_null_move(&self) -> Position {
+        debug_assert!(!self.in_check());
+        let mut next = self.clone();
+        if let Some(ep) = next.en_passant.take() {
+            next.key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
+        }
+        next.side = !self.side;
+        next.key ^= ZOBRIST_SIDE;
+        next.halfmove_clock += 1;
+        next.checkers = Bitboard::EMPTY;
+        next
+    }
+
+    /// The position with colours swapped and the board mirrored top to bottom: the same
+    /// game from the other side (used to test that evaluation is symmetric).
+    pub fn mirrored(&self) -> Position {
+        let mut mirror = Position::empty();
+        for sq in self.occupied() {
+            if let Some(p) = self.piece_at(sq) {
+                mirror.put_piece(Piece::new(!p.color, p.kind), sq.flip_rank());
+            }
+        }
+        mirror.side = !self.side;
+        let c = self.castling.0;
+        mirror.castling = CastlingRights(((c & 3) << 2) | ((c >> 2) & 3));
+        mirror.en_passant = self.en_passant.map(Square::flip_rank);
+        mirror.halfmove_clock = self.halfmove_clock;
+        mirror.fullmove_number = self.fullmove_number;
+        mirror.finish_setup();
+        mirror
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
