@@ -1,5 +1,9 @@
 //! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2).
 //! Rooms and their one-way doors: xboard -> search -> eval -> board.
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod perft_command;
+pub mod search;
+pub mod xboard;

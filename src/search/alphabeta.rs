@@ -1,0 +1,943 @@
+//! One search thread: the root deepening loop (main thread: time, reports, stop rules;
+//! helpers: Lazy SMP), fail-soft principal-variation alpha-beta and quiescence. Each node
+//! reads as numbered steps; every pruning and extension has a switch in `SearchFeatures`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Move, MoveList, PieceKind, Position, legal_captures, legal_moves};
+use crate::eval::evaluate;
+
+use super::ordering::{OrderingTables, pick_next, piece_value, score_moves, see_at_least};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
+use super::tt::{Bound, TranspositionTable};
+use super::{
+    IidMode, SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
+};
+
+/// How often (in nodes) a thread looks at the clock and the stop flags.
+const CHECK_INTERVAL: u64 = 2048;
+const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+    nodes: u64,
+}
+
+pub struct ThreadSearch<'a> {
+    tt: &'a TranspositionTable,
+    root: Position,
+    /// Keys of the game before the root, then of the current search path.
+    keys: Vec<u64>,
+    features: SearchFeatures,
+    id: usize,
+    helper_stop: &'a AtomicBool,
+    shared_nodes: &'a AtomicU64,
+    control: Option<&'a SearchControl>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    unreported_nodes: u64,
+    selective_depth: usize,
+    stopped: bool,
+    tables: OrderingTables,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    eval_stack: [i32; MAX_PLY + 4],
+    move_stack: [Move; MAX_PLY + 4],
+    lmr: [[u8; 64]; 64],
+    root_depth: u32,
+}
+
+impl<'a> ThreadSearch<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        root: &Position,
+        history: &[u64],
+        features: SearchFeatures,
+        id: usize,
+        helper_stop: &'a AtomicBool,
+        shared_nodes: &'a AtomicU64,
+    ) -> ThreadSearch<'a> {
+        let mut lmr = [[0u8; 64]; 64];
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (count, r) in row.iter_mut().enumerate().skip(1) {
+                let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+                *r = value.max(0.0) as u8;
+            }
+        }
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 4);
+        keys.extend_from_slice(history);
+        ThreadSearch {
+            tt,
+            root: root.clone(),
+            keys,
+            features,
+            id,
+            helper_stop,
+            shared_nodes,
+            control: None,
+            node_limit: None,
+            nodes: 0,
+            unreported_nodes: 0,
+            selective_depth: 0,
+            stopped: false,
+            tables: OrderingTables::default(),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 4],
+            move_stack: [Move::NULL; MAX_PLY + 4],
+            lmr,
+            root_depth: 0,
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared_nodes.load(Ordering::Relaxed) + self.unreported_nodes
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared_nodes
+            .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
+    }
+
+    /// Polled every `CHECK_INTERVAL` nodes: the stop flags, the node limit, the hard time limit.
+    fn check_stop(&mut self) {
+        self.flush_nodes();
+        if self.helper_stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(limit) = self.node_limit
+            && self.total_nodes() >= limit
+        {
+            self.stopped = true;
+            return;
+        }
+        if let Some(control) = self.control {
+            control.nodes.store(self.total_nodes(), Ordering::Relaxed);
+            if control.stopped() {
+                self.stopped = true;
+                return;
+            }
+            if !control.is_pondering()
+                && let (elapsed, Some(budget)) = control.budget()
+                && elapsed >= Duration::from_millis(budget.hard_ms)
+            {
+                self.stopped = true;
+            }
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.check_stop();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Root
+    // ------------------------------------------------------------------------------------
+
+    fn make_root_moves(&self, allowed: &MoveList) -> Vec<RootMove> {
+        let hash_move = self
+            .tt
+            .probe(self.root.key(), 0)
+            .map_or(Move::NULL, |h| h.best_move);
+        let mut scores = [0i32; 256];
+        score_moves(
+            &self.root,
+            allowed,
+            &mut scores,
+            hash_move,
+            &self.tables,
+            0,
+            Move::NULL,
+        );
+        let mut moves: Vec<RootMove> = allowed
+            .iter()
+            .zip(scores.iter())
+            .map(|(&mv, &score)| RootMove {
+                mv,
+                score,
+                nodes: 0,
+            })
+            .collect();
+        moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+        moves
+    }
+
+    /// Searches every root move at `depth` inside (alpha, beta). The best move ends first.
+    /// `on_best` is told of every new best move with an exact or lower-bound score.
+    fn search_root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        on_best: &mut dyn FnMut(&mut Self, Move, i32),
+    ) -> i32 {
+        let root = self.root.clone();
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        self.pv_len[0] = 0;
+        let total = moves.len();
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..total {
+            let m = moves[i].mv;
+            if let Some(control) = self.control {
+                control
+                    .current_move
+                    .store(u32::from(m.raw()), Ordering::Relaxed);
+                control.root_moves_left.store(total - i, Ordering::Relaxed);
+                control.root_moves_total.store(total, Ordering::Relaxed);
+            }
+            let before = self.nodes;
+            let child = root.make_move(m);
+            let extension = i32::from(self.features.check_extension && child.in_check());
+            let new_depth = depth - 1 + extension;
+            let a = alpha.max(best);
+            self.keys.push(root.key());
+            self.move_stack[0] = m;
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -a, 1, false)
+            } else {
+                let mut s = -self.negamax(&child, new_depth, -a - 1, -a, 1, true);
+                if s > a && s < beta && !self.stopped {
+                    s = -self.negamax(&child, new_depth, -beta, -a, 1, false);
+                }
+                s
+            };
+            self.keys.pop();
+            moves[i].nodes += self.nodes - before;
+            if self.stopped {
+                break;
+            }
+            moves[i].score = score;
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    self.pv[0][0] = m;
+                    let child_len = self.pv_len[1].max(1);
+                    for p in 1..child_len {
+                        self.pv[0][p] = self.pv[1][p];
+                    }
+                    self.pv_len[0] = child_len;
+                    on_best(self, m, score);
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Best first; the rest by the effort their subtrees took (a proxy for how close
+        // they came), which orders the next iteration well.
+        if best > -INFINITY {
+            let chosen = moves[best_index].mv;
+            moves.sort_by(|a, b| {
+                (b.mv == chosen)
+                    .cmp(&(a.mv == chosen))
+                    .then(b.nodes.cmp(&a.nodes))
+            });
+        }
+        best
+    }
+
+    fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    /// The main thread's deepening loop: reports each iteration, applies the stop rules, and
+    /// returns the move to play.
+    pub fn run_main(
+        &mut self,
+        allowed: &MoveList,
+        limits: &SearchLimits,
+        control: &'a SearchControl,
+        observer: &mut dyn SearchObserver,
+        start: Instant,
+    ) -> SearchOutcome {
+        self.control = Some(control);
+        self.node_limit = limits.nodes;
+        let mut moves = self.make_root_moves(allowed);
+        let mut best_move = moves[0].mv;
+        let mut best_score = -INFINITY;
+        let mut best_pv = vec![best_move];
+        let mut completed_depth = 0;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.selective_depth = 0;
+            control.depth.store(depth, Ordering::Relaxed);
+            let mut delta = 20;
+            let (mut alpha, mut beta) =
+                if self.features.aspiration && depth >= 5 && !is_mate_score(best_score) {
+                    (best_score - delta, best_score + delta)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            let score = loop {
+                let mut report_new_best = |this: &mut Self, m: Move, s: i32| {
+                    // A proven improvement inside the current iteration: worth showing once
+                    // the search is past its first instant.
+                    if depth > 1 && m != best_move && start.elapsed() > Duration::from_millis(50) {
+                        observer.on_iteration(&SearchInfo {
+                            depth,
+                            selective_depth: this.selective_depth as u32,
+                            score: s,
+                            elapsed: start.elapsed(),
+                            nodes: this.total_nodes(),
+                            pv: this.root_pv(),
+                        });
+                    }
+                };
+                let s =
+                    self.search_root(&mut moves, depth as i32, alpha, beta, &mut report_new_best);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha && alpha > -INFINITY {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITY);
+                } else if s >= beta && beta < INFINITY {
+                    beta = (s + delta).min(INFINITY);
+                } else {
+                    break s;
+                }
+                delta += delta / 2 + 10;
+                if delta > 1000 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            };
+
+            if self.stopped {
+                // An aborted iteration's first move is only trusted if it proved itself
+                // better than the last completed iteration's score.
+                if self.pv_len[0] > 0 && score > best_score && moves[0].mv == self.pv[0][0] {
+                    best_move = self.pv[0][0];
+                    best_score = score;
+                    best_pv = self.root_pv();
+                }
+                break;
+            }
+
+            completed_depth = depth;
+            let previous_best = std::mem::replace(&mut best_move, moves[0].mv);
+            best_score = score;
+            best_pv = if self.pv_len[0] > 0 && self.pv[0][0] == best_move {
+                self.root_pv()
+            } else {
+                vec![best_move]
+            };
+            self.flush_nodes();
+            observer.on_iteration(&SearchInfo {
+                depth,
+                selective_depth: self.selective_depth as u32,
+                score,
+                elapsed: start.elapsed(),
+                nodes: self.total_nodes(),
+                pv: best_pv.clone(),
+            });
+
+            if self.should_stop_deepening(
+                limits,
+                control,
+                depth,
+                score,
+                &moves,
+                previous_best,
+                best_move,
+            ) {
+                break;
+            }
+        }
+
+        // Ponder and analyze searches keep the answer until told to move or stop.
+        while (limits.infinite || control.is_pondering()) && !control.stopped() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.flush_nodes();
+
+        let ponder_move = best_pv.get(1).copied();
+        SearchOutcome {
+            best_move,
+            ponder_move,
+            score: best_score,
+            depth: completed_depth,
+            nodes: self.total_nodes(),
+            elapsed: start.elapsed(),
+            pv: best_pv,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn should_stop_deepening(
+        &self,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        depth: u32,
+        score: i32,
+        moves: &[RootMove],
+        previous_best: Move,
+        best_move: Move,
+    ) -> bool {
+        if limits.infinite {
+            return false;
+        }
+        // A proven mate (for either side) within the searched depth cannot change by
+        // searching deeper: stop, as micro-Max does by setting d=99.
+        if let Some(plies) = mate_plies(score)
+            && plies.unsigned_abs() <= depth
+        {
+            return true;
+        }
+        if control.is_pondering() {
+            return false;
+        }
+        if moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        if let (elapsed, Some(budget)) = control.budget() {
+            // The next iteration costs more than all before it: start it only when it is
+            // likely to finish before the target. An unstable best move earns more time.
+            let share = if previous_best != best_move && depth > 4 {
+                0.8
+            } else {
+                0.5
+            };
+            let limit = Duration::from_millis((budget.soft_ms as f64 * share) as u64);
+            if elapsed >= limit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A Lazy SMP helper: the same deepening on the shared table, starting at a different
+    /// depth so the threads spread out; its results reach the main thread through the table.
+    pub fn run_helper(&mut self, allowed: &MoveList, limits: &SearchLimits) {
+        self.node_limit = None;
+        let mut moves = self.make_root_moves(allowed);
+        // Different helpers order the root differently.
+        let count = moves.len();
+        if count > 2 {
+            moves[1..].rotate_left(self.id % (count - 1));
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let first = 1 + (self.id % 2) as u32;
+        for depth in first..=max_depth {
+            self.root_depth = depth;
+            self.search_root(
+                &mut moves,
+                depth as i32,
+                -INFINITY,
+                INFINITY,
+                &mut |_, _, _| {},
+            );
+            if self.stopped {
+                break;
+            }
+        }
+        self.flush_nodes();
+        // Wait for the main thread, so helpers that finished early do not exit a scope the
+        // main thread still runs in with a stale table (they simply idle).
+        while !self.helper_stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Interior nodes
+    // ------------------------------------------------------------------------------------
+
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let reach = (pos.halfmove_clock() as usize).min(self.keys.len());
+        // Same side to move: two, four, ... plies back.
+        let mut back = 2;
+        while back <= reach {
+            if self.keys[self.keys.len() - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for p in ply + 1..child_len {
+            self.pv[ply][p] = self.pv[ply + 1][p];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. Horizon: resolve captures in quiescence.
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.selective_depth = self.selective_depth.max(ply);
+
+        // Step 2. Draws inside the tree and mate-distance pruning.
+        if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || pos.is_insufficient_material()
+        {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 4 {
+            return evaluate(pos);
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Probe the transposition table.
+        let tt_hit = self.tt.probe(pos.key(), ply);
+        let mut tt_move = Move::NULL;
+        if let Some(hit) = tt_hit {
+            tt_move = hit.best_move;
+            if !pv_node && hit.depth >= depth {
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if usable {
+                    return hit.score;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation.
+        let in_check = pos.in_check();
+        let eval = if in_check {
+            -INFINITY
+        } else if let Some(hit) = tt_hit {
+            hit.static_eval
+        } else {
+            evaluate(pos)
+        };
+        self.eval_stack[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+
+        if !pv_node && !in_check {
+            // Step 5. Reverse futility pruning: far above beta near the leaves.
+            if self.features.reverse_futility
+                && depth <= 6
+                && !is_mate_score(beta)
+                && eval - 80 * depth + 40 * i32::from(improving) >= beta
+            {
+                return eval;
+            }
+
+            // Step 6. Null-move pruning: if passing still fails high, a real move will too.
+            if self.features.null_move
+                && depth >= 3
+                && eval >= beta
+                && !self.move_stack[ply - 1].is_null()
+                && pos.has_non_pawn_material(pos.side_to_move())
+                && !is_mate_score(beta)
+            {
+                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let child = pos.make_null_move();
+                self.keys.push(pos.key());
+                self.move_stack[ply] = Move::NULL;
+                let score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    !cut_node,
+                );
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_mate_score(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Step 7. Internal iterative deepening when there is no move to try first.
+        if tt_move.is_null() && depth >= 4 {
+            match self.features.iid {
+                IidMode::Off => {}
+                IidMode::Classic => {
+                    let shallower = if pv_node { depth - 2 } else { depth / 2 };
+                    self.negamax(pos, shallower, alpha, beta, ply, cut_node);
+                    if self.stopped {
+                        return 0;
+                    }
+                    tt_move = self
+                        .tt
+                        .probe(pos.key(), ply)
+                        .map_or(Move::NULL, |h| h.best_move);
+                }
+                IidMode::SelfDeepening => {
+                    let first = tt_hit.map_or(1, |h| h.depth + 1).max(1);
+                    for iteration in first..depth {
+                        let (score, best) = self.search_moves(
+                            pos, iteration, depth, alpha, beta, ply, tt_move, eval, improving,
+                            cut_node,
+                        );
+                        if self.stopped {
+                            return 0;
+                        }
+                        // A move that deepened itself to full depth and still failed high
+                        // settles the node.
+                        if score >= beta && best.1 {
+                            return score;
+                        }
+                        tt_move = best.0;
+                    }
+                }
+            }
+        }
+
+        // Step 8. The full-depth move loop.
+        let (score, _) = self.search_moves(
+            pos, depth, depth, alpha, beta, ply, tt_move, eval, improving, cut_node,
+        );
+        score
+    }
+
+    /// Steps 9-12: search every move at `depth`; returns the score and (best move, whether a
+    /// fail-high was proven at `full_depth`). With `depth < full_depth` (self-deepening IID),
+    /// a move failing high is re-searched at once at `full_depth`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        full_depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        tt_move: Move,
+        eval: i32,
+        improving: bool,
+        cut_node: bool,
+    ) -> (i32, (Move, bool)) {
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.in_check();
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+
+        // Step 9. No legal move: mate or stalemate.
+        if list.is_empty() {
+            return (
+                if in_check { -MATE + ply as i32 } else { DRAW },
+                (Move::NULL, true),
+            );
+        }
+
+        let previous = self.move_stack[ply.saturating_sub(1)];
+        let mut scores = [0i32; 256];
+        score_moves(
+            pos,
+            &list,
+            &mut scores,
+            tt_move,
+            &self.tables,
+            ply,
+            previous,
+        );
+
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut proven_at_full_depth = false;
+        let mut searched = 0;
+        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let killers = self.tables.killers[ply];
+
+        for index in 0..list.len() {
+            let m = pick_next(&mut list, &mut scores, index);
+            let quiet = !m.is_tactical();
+            let a = alpha.max(best);
+
+            // Step 10. Prune hopeless moves near the leaves (never the first move, never
+            // when in check, never once a mate against us is all we have found).
+            if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
+                if quiet {
+                    let late = (3 + depth * depth) / if improving { 1 } else { 2 };
+                    if self.features.late_move_pruning && depth <= 7 && quiet_count as i32 >= late {
+                        continue;
+                    }
+                    if self.features.futility && depth <= 6 && eval + 100 + 90 * depth <= a {
+                        continue;
+                    }
+                }
+                if self.features.see_pruning && depth <= 6 {
+                    let threshold = if quiet {
+                        -25 * depth * depth
+                    } else {
+                        -90 * depth
+                    };
+                    if !see_at_least(pos, m, threshold) {
+                        continue;
+                    }
+                }
+            }
+
+            let child = pos.make_move(m);
+            let gives_check = child.in_check();
+
+            // Step 11. Extensions: checks, and recaptures on the square just captured on
+            // (micro-Max's recapture extension), the latter in PV nodes only.
+            let check_extension =
+                gives_check && self.features.check_extension && ply < 2 * self.root_depth as usize;
+            let recapture_extension = self.features.recapture_extension
+                && pv_node
+                && m.is_capture()
+                && previous.is_capture()
+                && previous.to() == m.to();
+            let extension = i32::from(check_extension || recapture_extension);
+            let new_depth = depth - 1 + extension;
+
+            self.keys.push(pos.key());
+            self.move_stack[ply] = m;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, !pv_node && !cut_node);
+            } else {
+                // Late-move reductions for quiet moves ordered late.
+                let mut reduction = 0;
+                if self.features.late_move_reductions
+                    && depth >= 3
+                    && searched > usize::from(pv_node)
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    reduction = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    reduction += i32::from(cut_node);
+                    if m == killers[0] || m == killers[1] {
+                        reduction -= 1;
+                    }
+                    reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&child, new_depth - reduction, -a - 1, -a, ply + 1, true);
+                if score > a && reduction > 0 && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -a - 1, -a, ply + 1, !cut_node);
+                }
+                if score > a && score < beta && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, false);
+                }
+            }
+            // Self-deepening IID: a shallow fail-high is checked at full depth right away.
+            if score >= beta && depth < full_depth && !self.stopped {
+                score = -self.negamax(
+                    &child,
+                    full_depth - 1 + extension,
+                    -beta,
+                    -a,
+                    ply + 1,
+                    false,
+                );
+                if score >= beta {
+                    proven_at_full_depth = true;
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return (0, (Move::NULL, false));
+            }
+            searched += 1;
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        // Step 12. A cutoff: remember the quiet move that caused it.
+                        if quiet {
+                            let bonus = depth * depth;
+                            let side = pos.side_to_move();
+                            self.tables.add_killer(ply, m);
+                            self.tables.set_counter(previous, m);
+                            self.tables.update_history(side, m, bonus);
+                            for &q in &quiets_tried[..quiet_count] {
+                                self.tables.update_history(side, q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        if depth == full_depth {
+            proven_at_full_depth = true;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let static_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(pos.key(), ply, best_move, best, static_eval, depth, bound);
+        (best, (best_move, proven_at_full_depth))
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Quiescence
+    // ------------------------------------------------------------------------------------
+
+    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        self.selective_depth = self.selective_depth.max(ply);
+        if ply >= MAX_PLY - 4 {
+            return evaluate(pos);
+        }
+        if pos.is_insufficient_material() {
+            return DRAW;
+        }
+
+        // Q1. The table, at depth 0.
+        let tt_hit = self.tt.probe(pos.key(), ply);
+        let pv_node = beta - alpha > 1;
+        if let Some(hit) = tt_hit
+            && !pv_node
+        {
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if usable {
+                return hit.score;
+            }
+        }
+
+        // Q2. Stand pat, unless in check (then every evasion is searched).
+        let in_check = pos.in_check();
+        let mut list = MoveList::new();
+        let stand_pat;
+        let mut best;
+        if in_check {
+            legal_moves(pos, &mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            stand_pat = -INFINITY;
+            best = -INFINITY;
+        } else {
+            stand_pat = tt_hit.map_or_else(|| evaluate(pos), |h| h.static_eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            legal_captures(pos, &mut list);
+        }
+
+        let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
+        let mut scores = [0i32; 256];
+        score_moves(
+            pos,
+            &list,
+            &mut scores,
+            tt_move,
+            &self.tables,
+            ply,
+            Move::NULL,
+        );
+        let mut best_move = Move::NULL;
+        for index in 0..list.len() {
+            let m = pick_next(&mut list, &mut scores, index);
+            if !in_check {
+                // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
+                let gain = if m.is_capture() {
+                    pos.piece_at(m.to())
+                        .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
+                } else {
+                    0
+                } + m
+                    .promotion()
+                    .map_or(0, |k| piece_value(k) - piece_value(PieceKind::Pawn));
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                // Q4. Losing captures cannot help.
+                if !see_at_least(pos, m, 0) {
+                    continue;
+                }
+            }
+            let child = pos.make_move(m);
+            self.keys.push(pos.key());
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_null() && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let static_eval = if in_check { 0 } else { stand_pat };
+        self.tt
+            .store(pos.key(), ply, best_move, best, static_eval, 0, bound);
+        best
+    }
+}

@@ -1,0 +1,319 @@
+//! The searcher: iterative deepening at the root over a fail-soft PVS alpha-beta with
+//! quiescence, a shared transposition table and Lazy SMP helpers. It reports through
+//! `SearchObserver` and never prints; `worker` runs it on its own thread for the session.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+pub mod worker;
+
+use crate::board::{Move, MoveList, Position, legal_moves};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub use score::{MATE, MATE_BOUND, mate_moves};
+pub use time::{TimeBudget, TimeControl};
+pub use tt::TranspositionTable;
+
+use alphabeta::ThreadSearch;
+
+/// Internal iterative deepening flavour in nodes without a hash move (seeds 000 and 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IidMode {
+    Off,
+    /// Search the node shallower first to find a move to try first (micro-Max style).
+    Classic,
+    /// H.G. Muller's self-deepening IID: iterate the node's depth; a move that fails high at
+    /// a shallow iteration deepens itself to full depth at once.
+    SelfDeepening,
+}
+
+/// A switch per technique, so each can be measured by a match (`option` and CLI flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    pub null_move: bool,
+    pub late_move_reductions: bool,
+    pub reverse_futility: bool,
+    pub futility: bool,
+    pub late_move_pruning: bool,
+    pub check_extension: bool,
+    pub recapture_extension: bool,
+    pub aspiration: bool,
+    pub see_pruning: bool,
+    pub iid: IidMode,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures {
+            null_move: true,
+            late_move_reductions: true,
+            reverse_futility: true,
+            futility: true,
+            late_move_pruning: true,
+            check_extension: true,
+            recapture_extension: true,
+            aspiration: true,
+            see_pruning: true,
+            iid: IidMode::Classic,
+        }
+    }
+}
+
+/// What may stop a search besides the stop flag.
+#[derive(Clone, Debug, Default)]
+pub struct SearchLimits {
+    /// `sd`: deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget (`nps` mode, bench).
+    pub nodes: Option<u64>,
+    /// Clock budget; `None` means no time limit.
+    pub time: Option<TimeBudget>,
+    /// Analyze or ponder: never stop by itself (except a depth limit), wait for stop.
+    pub infinite: bool,
+    /// Root moves not to search (`exclude`); empty means all.
+    pub excluded: Vec<Move>,
+}
+
+/// One finished iteration (or a new best move at the root), for thinking output.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub selective_depth: u32,
+    /// From the side to move at the root, in centipawns or as a mate score.
+    pub score: i32,
+    pub elapsed: Duration,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    /// `Move::NULL` only when the root has no legal move.
+    pub best_move: Move,
+    pub ponder_move: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+pub trait SearchObserver {
+    fn on_iteration(&mut self, info: &SearchInfo);
+}
+
+/// Observer that ignores everything (bench, tests).
+pub struct Silent;
+
+impl SearchObserver for Silent {
+    fn on_iteration(&mut self, _: &SearchInfo) {}
+}
+
+/// Shared by the session and a running search: the stop flag, ponder state, live status
+/// for `stat01`, and a budget that a ponder hit can replace mid-search.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    budget: Mutex<(Instant, Option<TimeBudget>)>,
+    pub(crate) nodes: AtomicU64,
+    pub(crate) depth: AtomicU32,
+    pub(crate) root_moves_left: AtomicUsize,
+    pub(crate) root_moves_total: AtomicUsize,
+    pub(crate) current_move: AtomicU32,
+}
+
+/// A snapshot for XBoard's `.` command.
+#[derive(Clone, Debug)]
+pub struct SearchStatus {
+    pub elapsed: Duration,
+    pub nodes: u64,
+    pub depth: u32,
+    pub moves_left: usize,
+    pub total_moves: usize,
+    pub current_move: Move,
+}
+
+impl SearchControl {
+    pub fn new(budget: Option<TimeBudget>, pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            budget: Mutex::new((Instant::now(), budget)),
+            nodes: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            root_moves_left: AtomicUsize::new(0),
+            root_moves_total: AtomicUsize::new(0),
+            current_move: AtomicU32::new(0),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a timed search whose
+    /// clock starts now.
+    pub fn ponder_hit(&self, budget: Option<TimeBudget>) {
+        if let Ok(mut b) = self.budget.lock() {
+            *b = (Instant::now(), budget);
+        }
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// (time since the budget's clock started, the budget).
+    pub fn budget(&self) -> (Duration, Option<TimeBudget>) {
+        match self.budget.lock() {
+            Ok(b) => (b.0.elapsed(), b.1),
+            Err(_) => (Duration::ZERO, None),
+        }
+    }
+
+    pub fn status(&self, elapsed: Duration) -> SearchStatus {
+        SearchStatus {
+            elapsed,
+            nodes: self.nodes.load(Ordering::Relaxed),
+            depth: self.depth.load(Ordering::Relaxed),
+            moves_left: self.root_moves_left.load(Ordering::Relaxed),
+            total_moves: self.root_moves_total.load(Ordering::Relaxed),
+            current_move: Move::from_raw(self.current_move.load(Ordering::Relaxed) as u16),
+        }
+    }
+}
+
+/// Owns the transposition table and the search settings across moves of a game.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    pub features: SearchFeatures,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            threads: threads.max(1),
+            features: SearchFeatures::default(),
+        }
+    }
+
+    /// Reallocates the table (old contents are dropped first, so memory never doubles).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt = Arc::new(TranspositionTable::new(megabytes));
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, 256);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forget everything learnt (a new game).
+    pub fn clear(&mut self) {
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        } else {
+            let mb = self.tt.size_mb();
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+
+    /// Searches `root` (whose game history, oldest first and excluding `root`, is `history`)
+    /// until a limit or `control` stops it. Always returns a legal move if one exists.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SearchControl,
+        observer: &mut dyn SearchObserver,
+    ) -> SearchOutcome {
+        let start = Instant::now();
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.new_search();
+        }
+        let mut root_moves = MoveList::new();
+        legal_moves(root, &mut root_moves);
+        let mut allowed = MoveList::new();
+        for &m in &root_moves {
+            if !limits.excluded.contains(&m) {
+                allowed.push(m);
+            }
+        }
+        if allowed.is_empty() {
+            allowed = root_moves.clone();
+        }
+        if allowed.is_empty() {
+            return SearchOutcome {
+                best_move: Move::NULL,
+                ponder_move: None,
+                score: if root.in_check() { -MATE } else { 0 },
+                depth: 0,
+                nodes: 0,
+                elapsed: start.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+
+        let helpers = self.threads - 1;
+        let helper_stop = Arc::new(AtomicBool::new(false));
+        let shared_nodes = Arc::new(AtomicU64::new(0));
+        std::thread::scope(|scope| {
+            for id in 1..=helpers {
+                let tt = Arc::clone(&self.tt);
+                let root = root.clone();
+                let allowed = allowed.clone();
+                let limits = limits.clone();
+                let helper_stop = Arc::clone(&helper_stop);
+                let shared_nodes = Arc::clone(&shared_nodes);
+                let features = self.features;
+                let history = history.to_vec();
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut thread = ThreadSearch::new(
+                            &tt,
+                            &root,
+                            &history,
+                            features,
+                            id,
+                            &helper_stop,
+                            &shared_nodes,
+                        );
+                        thread.run_helper(&allowed, &limits);
+                    })
+                    .expect("spawn search helper thread");
+            }
+            let mut main = ThreadSearch::new(
+                &self.tt,
+                root,
+                history,
+                self.features,
+                0,
+                &helper_stop,
+                &shared_nodes,
+            );
+            let outcome = main.run_main(&allowed, limits, control, observer, start);
+            helper_stop.store(true, Ordering::Relaxed);
+            outcome
+        })
+    }
+}

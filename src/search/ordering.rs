@@ -1,0 +1,246 @@
+//! Move ordering: the hash move first, then captures by MVV-LVA with losing captures (by SEE)
+//! late, killers, and quiet moves by history. Moves are scored once and picked by selection,
+//! so a cutoff on the first moves never pays for sorting the rest.
+
+use crate::board::attacks::{bishop_attacks, rook_attacks};
+use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
+use crate::eval::PIECE_VALUES;
+
+use super::score::MAX_PLY;
+
+const HASH_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER_1: i32 = 1_000_002;
+const KILLER_2: i32 = 1_000_001;
+const COUNTER_MOVE: i32 = 1_000_000;
+const BAD_CAPTURE: i32 = -1_000_000;
+const HISTORY_MAX: i32 = 16_384;
+
+/// Per-thread ordering memory: killers by ply, history by side/from/to, counter moves.
+pub struct OrderingTables {
+    pub killers: [[Move; 2]; MAX_PLY + 4],
+    history: Vec<i32>,
+    counter: Vec<Move>,
+}
+
+impl Default for OrderingTables {
+    fn default() -> Self {
+        OrderingTables {
+            killers: [[Move::NULL; 2]; MAX_PLY + 4],
+            history: vec![0; 2 * 64 * 64],
+            counter: vec![Move::NULL; 64 * 64],
+        }
+    }
+}
+
+impl OrderingTables {
+    pub fn clear(&mut self) {
+        *self = OrderingTables::default();
+    }
+
+    #[inline]
+    fn history_index(side: Color, m: Move) -> usize {
+        side.index() * 4096 + m.from().index() * 64 + m.to().index()
+    }
+
+    pub fn history(&self, side: Color, m: Move) -> i32 {
+        self.history[Self::history_index(side, m)]
+    }
+
+    /// Gravity update: big bonuses saturate, so old knowledge fades.
+    pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
+        let entry = &mut self.history[Self::history_index(side, m)];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    pub fn add_killer(&mut self, ply: usize, m: Move) {
+        let slot = &mut self.killers[ply];
+        if slot[0] != m {
+            slot[1] = slot[0];
+            slot[0] = m;
+        }
+    }
+
+    pub fn set_counter(&mut self, previous: Move, m: Move) {
+        if !previous.is_null() {
+            self.counter[previous.from().index() * 64 + previous.to().index()] = m;
+        }
+    }
+
+    pub fn counter(&self, previous: Move) -> Move {
+        if previous.is_null() {
+            Move::NULL
+        } else {
+            self.counter[previous.from().index() * 64 + previous.to().index()]
+        }
+    }
+}
+
+pub fn piece_value(kind: PieceKind) -> i32 {
+    PIECE_VALUES[kind.index()]
+}
+
+fn captured_kind(pos: &Position, m: Move) -> PieceKind {
+    if m.kind() == crate::board::MoveKind::EnPassant {
+        PieceKind::Pawn
+    } else {
+        pos.piece_at(m.to()).map_or(PieceKind::Pawn, |p| p.kind)
+    }
+}
+
+/// Most valuable victim, least valuable attacker.
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = if m.is_capture() {
+        piece_value(captured_kind(pos, m))
+    } else {
+        0
+    };
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| p.kind.index() as i32);
+    let promotion = m.promotion().map_or(0, piece_value);
+    (victim + promotion) * 16 - attacker
+}
+
+/// Static exchange evaluation: does `m` win at least `threshold` after the best sequence of
+/// recaptures on its square? (The swap algorithm with x-rays.)
+pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
+    if m.is_castle() || m.is_promotion() {
+        return threshold <= 0 || m.is_promotion();
+    }
+    let from = m.from();
+    let to = m.to();
+    let mut swap = if m.is_capture() {
+        piece_value(captured_kind(pos, m))
+    } else {
+        0
+    } - threshold;
+    if swap < 0 {
+        return false;
+    }
+    let moving = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+    swap = piece_value(moving) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occupied = pos.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
+    if m.kind() == crate::board::MoveKind::EnPassant {
+        occupied ^= Bitboard::from_square(Square::from_file_rank(to.file(), from.rank()));
+    }
+    let diagonal = pos.kind(PieceKind::Bishop) | pos.kind(PieceKind::Queen);
+    let straight = pos.kind(PieceKind::Rook) | pos.kind(PieceKind::Queen);
+    let mut attackers = pos.attackers_to(to, occupied) & occupied;
+    let mut side = pos.side_to_move();
+    let mut result = true;
+    loop {
+        side = !side;
+        attackers &= occupied;
+        let mine = attackers & pos.color(side);
+        if mine.is_empty() {
+            break;
+        }
+        result = !result;
+        // Least valuable attacker next.
+        let mut next = PieceKind::King;
+        for kind in PieceKind::ALL {
+            if (mine & pos.kind(kind)).any() {
+                next = kind;
+                break;
+            }
+        }
+        if next == PieceKind::King {
+            // The king may only recapture if the other side has no attackers left.
+            if (attackers & pos.color(!side)).any() {
+                result = !result;
+            }
+            break;
+        }
+        swap = piece_value(next) - swap;
+        if swap < i32::from(result) {
+            break;
+        }
+        let sq = (mine & pos.kind(next)).lowest();
+        occupied ^= Bitboard::from_square(sq);
+        if matches!(next, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Queen) {
+            attackers |= bishop_attacks(to, occupied) & diagonal;
+        }
+        if matches!(next, PieceKind::Rook | PieceKind::Queen) {
+            attackers |= rook_attacks(to, occupied) & straight;
+        }
+    }
+    result
+}
+
+/// Scores every move of `list` into `scores` for `pick_next`.
+pub fn score_moves(
+    pos: &Position,
+    list: &MoveList,
+    scores: &mut [i32],
+    hash_move: Move,
+    tables: &OrderingTables,
+    ply: usize,
+    previous: Move,
+) {
+    let side = pos.side_to_move();
+    let killers = tables.killers[ply];
+    let counter = tables.counter(previous);
+    for (i, &m) in list.iter().enumerate() {
+        scores[i] = if m == hash_move {
+            HASH_MOVE
+        } else if m.is_tactical() {
+            let base = mvv_lva(pos, m);
+            if m.promotion().is_some_and(|k| k != PieceKind::Queen) {
+                BAD_CAPTURE + base
+            } else if see_at_least(pos, m, 0) {
+                GOOD_CAPTURE + base
+            } else {
+                BAD_CAPTURE + base
+            }
+        } else if m == killers[0] {
+            KILLER_1
+        } else if m == killers[1] {
+            KILLER_2
+        } else if m == counter {
+            COUNTER_MOVE
+        } else {
+            tables.history(side, m)
+        };
+    }
+}
+
+/// Swaps the best remaining move into slot `index` and returns it.
+#[inline]
+pub fn pick_next(list: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
+    let mut best = index;
+    for j in index + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(index, best);
+    scores.swap(index, best);
+    list.get(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_coordinate;
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = parse_coordinate(&pos, mv).unwrap();
+        see_at_least(&pos, m, threshold)
+    }
+
+    #[test]
+    fn see_basics() {
+        // Pawn takes a defended knight: wins material.
+        assert!(see("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5", 1));
+        // Queen takes a pawn defended by a pawn: loses.
+        assert!(!see("4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1", "e2e5", 0));
+        // Rook takes an undefended rook.
+        assert!(see("4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1", "e2e5", 500));
+        // X-ray: rook takes pawn defended by rook, backed by a second rook.
+        assert!(see("4k3/4r3/8/4p3/8/8/4R3/4RK2 w - - 0 1", "e2e5", 0));
+    }
+}

@@ -1,0 +1,261 @@
+//! The transposition table: buckets of four entries, each two `AtomicU64`s (key xor data,
+//! data) so that threads share it without locks; a torn entry fails the key check and is
+//! simply a miss. Mate scores are stored relative to the node, not the root.
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::score::{MATE_BOUND, MAX_PLY};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// Score is a lower bound (the node failed high).
+    Lower,
+    /// Score is an upper bound (the node failed low).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub best_move: Move,
+    pub score: i32,
+    pub static_eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET_SIZE: usize = 4;
+
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; BUCKET_SIZE],
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Incremented per search so old entries are replaced first.
+    age: u8,
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
+fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let bound_bits = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    u64::from(m.raw())
+        | (u64::from(score as i16 as u16) << 16)
+        | (u64::from(eval as i16 as u16) << 32)
+        | (u64::from(depth.clamp(0, 255) as u8) << 48)
+        | (bound_bits << 56)
+        | (u64::from(age & 63) << 58)
+}
+
+fn unpack(data: u64) -> Option<TtHit> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(TtHit {
+        best_move: Move::from_raw(data as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        static_eval: i32::from((data >> 32) as u16 as i16),
+        depth: i32::from((data >> 48) as u8),
+        bound,
+    })
+}
+
+fn entry_age(data: u64) -> u8 {
+    ((data >> 58) & 63) as u8
+}
+
+fn entry_depth(data: u64) -> i32 {
+    i32::from((data >> 48) as u8)
+}
+
+/// Mate scores count plies from the root while searching but from the node in the table.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable { buckets, age: 0 }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    pub fn clear(&mut self) {
+        for bucket in &self.buckets {
+            for e in &bucket.entries {
+                e.check.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age = 0;
+    }
+
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key {
+                let mut hit = unpack(data)?;
+                hit.score = score_from_tt(hit.score, ply);
+                return Some(hit);
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        best_move: Move,
+        score: i32,
+        static_eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        debug_assert!(ply < MAX_PLY);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let same = e.check.load(Ordering::Relaxed) ^ data == key;
+            if same || data == 0 {
+                victim = e;
+                // Keep the old best move when the new search found none.
+                if same && best_move.is_null() {
+                    let old = Move::from_raw(data as u16);
+                    let packed = pack(
+                        old,
+                        score_to_tt(score, ply),
+                        static_eval,
+                        depth,
+                        bound,
+                        self.age,
+                    );
+                    if bound == Bound::Exact || depth + 2 >= entry_depth(data) {
+                        e.data.store(packed, Ordering::Relaxed);
+                        e.check.store(key ^ packed, Ordering::Relaxed);
+                    }
+                    return;
+                }
+                if same
+                    && bound != Bound::Exact
+                    && depth + 2 < entry_depth(data)
+                    && entry_age(data) == self.age
+                {
+                    return;
+                }
+                break;
+            }
+            // Prefer replacing shallow entries from older searches.
+            let age_gap = i32::from((self.age + 64 - entry_age(data)) & 63);
+            let worth = entry_depth(data) - 8 * age_gap;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let packed = pack(
+            best_move,
+            score_to_tt(score, ply),
+            static_eval,
+            depth,
+            bound,
+            self.age,
+        );
+        victim.data.store(packed, Ordering::Relaxed);
+        victim.check.store(key ^ packed, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand buckets' entries used in this search (for `hashfull`).
+    pub fn hashfull(&self) -> usize {
+        let sample = self.buckets.len().min(1000);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for e in &bucket.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && entry_age(data) == self.age {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / (sample * BUCKET_SIZE).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{MoveKind, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
+        tt.store(0xDEAD_BEEF, 3, m, -1234, 56, 7, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!(hit.best_move, m);
+        assert_eq!(hit.score, -1234);
+        assert_eq!(hit.static_eval, 56);
+        assert_eq!(hit.depth, 7);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        let mate_in_5_from_root = super::super::score::MATE - 5;
+        tt.store(42, 2, Move::NULL, mate_in_5_from_root, 0, 3, Bound::Exact);
+        // Seen again at ply 4: the mate is two plies further from the root.
+        assert_eq!(tt.probe(42, 4).unwrap().score, mate_in_5_from_root - 2);
+    }
+}

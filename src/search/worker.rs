@@ -1,0 +1,190 @@
+//! The search thread. The session hands it jobs and never waits on it: results come back as
+//! `SearchReport`s tagged with the job's generation, so a report from a search the session
+//! has since abandoned (after `new`, `force`, `undo`, ...) can be recognised and dropped.
+
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use super::{
+    SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
+    SearchStatus, Searcher, TimeBudget,
+};
+use crate::board::Position;
+
+pub struct SearchJob {
+    pub generation: u64,
+    pub position: Position,
+    /// Keys of the game's earlier positions, oldest first, without `position` itself.
+    pub history: Vec<u64>,
+    pub limits: SearchLimits,
+    /// Start as a ponder search: no clock until `ponder_hit`.
+    pub ponder: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum SearchReport {
+    Iteration {
+        generation: u64,
+        info: SearchInfo,
+    },
+    Finished {
+        generation: u64,
+        outcome: SearchOutcome,
+    },
+}
+
+enum WorkerCommand {
+    Search(Box<SearchJob>, Arc<SearchControl>),
+    SetHash(usize),
+    SetThreads(usize),
+    SetFeatures(SearchFeatures),
+    Clear,
+    Quit,
+}
+
+pub struct SearchWorker {
+    commands: Sender<WorkerCommand>,
+    current: Mutex<Option<(Arc<SearchControl>, Instant)>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+struct Forward<'a> {
+    generation: u64,
+    report: &'a (dyn Fn(SearchReport) + Send),
+}
+
+impl SearchObserver for Forward<'_> {
+    fn on_iteration(&mut self, info: &SearchInfo) {
+        (self.report)(SearchReport::Iteration {
+            generation: self.generation,
+            info: info.clone(),
+        });
+    }
+}
+
+impl SearchWorker {
+    /// Starts the thread; `report` is called on the search thread for every report.
+    pub fn spawn(
+        mut searcher: Searcher,
+        report: impl Fn(SearchReport) + Send + 'static,
+    ) -> SearchWorker {
+        let (tx, rx) = channel::<WorkerCommand>();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                while let Ok(command) = rx.recv() {
+                    match command {
+                        WorkerCommand::Search(job, control) => {
+                            let mut forward = Forward {
+                                generation: job.generation,
+                                report: &report,
+                            };
+                            let outcome = searcher.search(
+                                &job.position,
+                                &job.history,
+                                &job.limits,
+                                &control,
+                                &mut forward,
+                            );
+                            log::debug!(
+                                "search {} finished: {} depth {} nodes {} in {:?}",
+                                job.generation,
+                                outcome.best_move,
+                                outcome.depth,
+                                outcome.nodes,
+                                outcome.elapsed
+                            );
+                            report(SearchReport::Finished {
+                                generation: job.generation,
+                                outcome,
+                            });
+                        }
+                        WorkerCommand::SetHash(mb) => searcher.set_hash_mb(mb),
+                        WorkerCommand::SetThreads(n) => searcher.set_threads(n),
+                        WorkerCommand::SetFeatures(f) => searcher.features = f,
+                        WorkerCommand::Clear => searcher.clear(),
+                        WorkerCommand::Quit => break,
+                    }
+                }
+            })
+            .expect("spawn the search thread");
+        SearchWorker {
+            commands: tx,
+            current: Mutex::new(None),
+            handle: Some(handle),
+        }
+    }
+
+    /// Queues a search; any running one is stopped first (its report still arrives, with
+    /// its old generation).
+    pub fn start(&self, job: SearchJob) {
+        let budget = if job.ponder { None } else { job.limits.time };
+        let control = Arc::new(SearchControl::new(budget, job.ponder));
+        if let Ok(mut current) = self.current.lock() {
+            if let Some((old, _)) = current.take() {
+                old.stop();
+            }
+            *current = Some((Arc::clone(&control), Instant::now()));
+        }
+        let _ = self
+            .commands
+            .send(WorkerCommand::Search(Box::new(job), control));
+    }
+
+    /// Stops the running search, if any; it reports `Finished` with its best move so far.
+    pub fn stop(&self) {
+        if let Ok(current) = self.current.lock()
+            && let Some((control, _)) = current.as_ref()
+        {
+            control.stop();
+        }
+    }
+
+    /// The expected move was played: the ponder search goes on as a timed search.
+    pub fn ponder_hit(&self, budget: Option<TimeBudget>) {
+        if let Ok(mut current) = self.current.lock()
+            && let Some((control, started)) = current.as_mut()
+        {
+            control.ponder_hit(budget);
+            *started = Instant::now();
+        }
+    }
+
+    /// Live numbers of the current search, for `stat01`.
+    pub fn status(&self) -> Option<SearchStatus> {
+        let current = self.current.lock().ok()?;
+        current
+            .as_ref()
+            .map(|(control, started)| control.status(started.elapsed()))
+    }
+
+    pub fn set_hash_mb(&self, mb: usize) {
+        let _ = self.commands.send(WorkerCommand::SetHash(mb));
+    }
+
+    pub fn set_threads(&self, n: usize) {
+        let _ = self.commands.send(WorkerCommand::SetThreads(n));
+    }
+
+    pub fn set_features(&self, features: SearchFeatures) {
+        let _ = self.commands.send(WorkerCommand::SetFeatures(features));
+    }
+
+    /// Clears the table and learnt ordering (for `new`); runs after any queued search.
+    pub fn clear(&self) {
+        let _ = self.commands.send(WorkerCommand::Clear);
+    }
+}
+
+impl Drop for SearchWorker {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = self.commands.send(WorkerCommand::Quit);
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
