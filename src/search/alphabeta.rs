@@ -47,6 +47,9 @@ pub struct ThreadSearch<'a> {
     move_stack: [Move; MAX_PLY + 4],
     lmr: [[u8; 64]; 64],
     root_depth: u32,
+    /// Null-move verification: no null move for `null_verify_side` before this ply.
+    null_verify_ply: usize,
+    null_verify_side: Option<crate::board::Color>,
 }
 
 impl<'a> ThreadSearch<'a> {
@@ -89,6 +92,8 @@ impl<'a> ThreadSearch<'a> {
             move_stack: [Move::NULL; MAX_PLY + 4],
             lmr,
             root_depth: 0,
+            null_verify_ply: 0,
+            null_verify_side: None,
         }
     }
 
@@ -391,10 +396,11 @@ impl<'a> ThreadSearch<'a> {
         if limits.infinite {
             return false;
         }
-        // A proven mate (for either side) within the searched depth cannot change by
-        // searching deeper: stop, as micro-Max does by setting d=99.
+        // A proven mate (for either side) cannot become anything but a shorter mate by
+        // searching deeper: stop, as micro-Max does by setting d=99. Reductions can hide a
+        // shorter mate, so wait until the depth is about twice the mate's length.
         if let Some(plies) = mate_plies(score)
-            && plies.unsigned_abs() <= depth
+            && depth + 1 >= 2 * plies.unsigned_abs()
         {
             return true;
         }
@@ -544,9 +550,13 @@ impl<'a> ThreadSearch<'a> {
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
 
+        // Zugzwang-blind pruning is off for the side being verified after a null move.
+        let verifying =
+            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
         if !pv_node && !in_check {
             // Step 5. Reverse futility pruning: far above beta near the leaves.
             if self.features.reverse_futility
+                && !verifying
                 && depth <= 6
                 && !is_mate_score(beta)
                 && eval - 80 * depth + 40 * i32::from(improving) >= beta
@@ -555,12 +565,16 @@ impl<'a> ThreadSearch<'a> {
             }
 
             // Step 6. Null-move pruning: if passing still fails high, a real move will too.
+            // Deep cutoffs are verified by a reduced normal search without null moves for
+            // this side, so zugzwang positions are found in the end.
+            let side = pos.side_to_move();
             if self.features.null_move
                 && depth >= 3
                 && eval >= beta
                 && !self.move_stack[ply - 1].is_null()
-                && pos.has_non_pawn_material(pos.side_to_move())
+                && pos.has_non_pawn_material(side)
                 && !is_mate_score(beta)
+                && !verifying
             {
                 let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.make_null_move();
@@ -579,7 +593,20 @@ impl<'a> ThreadSearch<'a> {
                     return 0;
                 }
                 if score >= beta {
-                    return if is_mate_score(score) { beta } else { score };
+                    let score = if is_mate_score(score) { beta } else { score };
+                    if depth < 10 || self.null_verify_side.is_some() {
+                        return score;
+                    }
+                    self.null_verify_side = Some(side);
+                    self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
+                    let verified = self.negamax(pos, depth - reduction, beta - 1, beta, ply, false);
+                    self.null_verify_side = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return score;
+                    }
                 }
             }
         }
@@ -682,9 +709,12 @@ impl<'a> ThreadSearch<'a> {
             let quiet = !m.is_tactical();
             let a = alpha.max(best);
 
-            // Step 10. Prune hopeless moves near the leaves (never the first move, never
-            // when in check, never once a mate against us is all we have found).
-            if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
+            let child = pos.make_move(m);
+            let gives_check = child.in_check();
+
+            // Step 10. Prune hopeless moves near the leaves: never the first move, never a
+            // check or an evasion, never once a mate against us is all we have found.
+            if !pv_node && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
                 if quiet {
                     let late = (3 + depth * depth) / if improving { 1 } else { 2 };
                     if self.features.late_move_pruning && depth <= 7 && quiet_count as i32 >= late {
@@ -705,9 +735,6 @@ impl<'a> ThreadSearch<'a> {
                     }
                 }
             }
-
-            let child = pos.make_move(m);
-            let gives_check = child.in_check();
 
             // Step 11. Extensions: checks, and recaptures on the square just captured on
             // (micro-Max's recapture extension), the latter in PV nodes only.
