@@ -1,9 +1,10 @@
 //! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2).
-//! Rooms and their one-way doors: xboard -> search -> eval -> board.
+//! Rooms and their one-way doors: xboard -> search -> eval -> board, xboard -> game -> board.
 
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod game;
 pub mod perft_command;
 pub mod search;
 pub mod xboard;
