@@ -3,8 +3,12 @@
 
 pub mod bench;
 pub mod board;
+pub mod cli;
+pub mod epd;
 pub mod eval;
 pub mod game;
+pub mod logging;
 pub mod perft_command;
 pub mod search;
+pub mod sys;
 pub mod xboard;
