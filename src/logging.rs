@@ -50,11 +50,16 @@ pub fn init(dir_option: Option<&Path>) -> LogSetup {
     prune(&dir, &path, KEEP_LOG_FILES);
 
     let mut builder = env_logger::Builder::new();
-    builder
-        .filter_level(log::LevelFilter::Warn)
-        .filter_module("ironwood", log::LevelFilter::Debug);
-    if let Ok(spec) = std::env::var("RUST_LOG") {
-        builder.parse_filters(&spec);
+    match std::env::var("RUST_LOG") {
+        // RUST_LOG replaces the default filter entirely (`RUST_LOG=info` means info).
+        Ok(spec) if !spec.trim().is_empty() => {
+            builder.parse_filters(&spec);
+        }
+        _ => {
+            builder
+                .filter_level(log::LevelFilter::Warn)
+                .filter_module("ironwood", log::LevelFilter::Debug);
+        }
     }
     builder
         .format(|buf, record| {
