@@ -160,7 +160,7 @@ fn random_and_mutated_lines_never_kill_the_engine() {
     let mut engine = Engine::start();
     engine.handshake();
     let mut sent = 0;
-    while sent < 3000 {
+    while sent < 5000 {
         let line: Vec<u8> = match rng.gen_range(0..10) {
             0..=2 => random_bytes(&mut rng),
             3 => SEEDS[rng.gen_range(0..SEEDS.len())].as_bytes().to_vec(),
@@ -189,4 +189,6 @@ fn random_and_mutated_lines_never_kill_the_engine() {
     engine.send("sd 2");
     engine.send("go");
     engine.expect_move(&Position::startpos(), SHORT);
+    let stderr = engine.stderr();
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

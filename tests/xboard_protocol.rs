@@ -321,6 +321,10 @@ fn logs_go_to_the_log_dir() {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .collect();
+    let files: Vec<_> = files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "log"))
+        .collect();
     assert_eq!(files.len(), 1, "{files:?}");
     let name = files[0].file_name().unwrap().to_string_lossy().to_string();
     assert!(

@@ -49,11 +49,13 @@ impl Engine {
     }
 
     pub fn start_with(args: &[String], log_dir: PathBuf) -> Engine {
+        let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
+            .map_or_else(|_| Stdio::null(), Stdio::from);
         let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("start ironwood");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -200,6 +202,11 @@ impl Engine {
             Ok(m) => m,
             Err(e) => self.fail(&format!("illegal move from the engine: {text} ({e})")),
         }
+    }
+
+    /// What the engine wrote on stderr so far (panic messages would be there).
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(self.log_dir.join("stderr.txt")).unwrap_or_default()
     }
 
     pub fn is_alive(&mut self) -> bool {
