@@ -7,6 +7,8 @@ use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: u32 = 11;
+/// The table size the bench signature is defined with.
+pub const DEFAULT_HASH_MB: usize = 16;
 
 /// Openings, middlegames and endgames (several from well-known engine bench sets).
 pub const BENCH_POSITIONS: [&str; 44] = [

@@ -1,32 +1,86 @@
+//! Entry point: parse the command line, then XBoard mode or a subcommand.
+
+use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
+use ironwood::xboard::SessionConfig;
+use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
+use ironwood::{bench, epd, logging, perft_command, sys};
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench") {
-        let depth = args
-            .get(1)
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(ironwood::bench::DEFAULT_DEPTH);
-        let r = ironwood::bench::run(depth, 16, true);
-        println!(
-            "nodes {} time_ms {} nps {}",
-            r.nodes,
-            r.time_ms,
-            r.nodes as u128 * 1000 / r.time_ms.max(1)
-        );
-        return;
-    }
-    if args.first().map(String::as_str) == Some("perft") {
-        if args.get(1).map(String::as_str) == Some("--epd") {
-            let max = args
-                .iter()
-                .position(|a| a == "--max-depth")
-                .and_then(|i| args.get(i + 1))
-                .and_then(|d| d.parse().ok());
-            let ok = ironwood::perft_command::run_suite(&args[2], max).unwrap();
-            std::process::exit(if ok { 0 } else { 1 });
+    let Cli { options, command } = match cli::parse(&args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            eprintln!("ironwood: {error}");
+            std::process::exit(2);
         }
-        let depth = args[1].parse().unwrap();
-        let fen = args[2..].join(" ");
-        ironwood::perft_command::run_divide(depth, (!fen.is_empty()).then_some(fen.as_str()))
-            .unwrap();
+    };
+    let hash_mb = options.hash_mb.unwrap_or(DEFAULT_HASH_MB);
+    let threads = options.threads.unwrap_or(1);
+    let code = match command {
+        Subcommand::Help => {
+            print!("{}", cli::USAGE);
+            0
+        }
+        Subcommand::Version => {
+            println!("ironwood {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Subcommand::Xboard => {
+            sys::ignore_sigint();
+            if sys::stdin_is_terminal() {
+                eprintln!(
+                    "Ironwood {}: a chess engine speaking the XBoard protocol; waiting for XBoard commands on stdin.",
+                    env!("CARGO_PKG_VERSION")
+                );
+                eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
+            }
+            let log = logging::init(options.log_dir.as_deref());
+            ironwood::xboard::run(SessionConfig {
+                hash_mb,
+                threads,
+                move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
+                startup_warning: log.warning,
+            });
+            0
+        }
+        Subcommand::Perft { depth, fen } => {
+            report(perft_command::run_divide(depth, fen.as_deref()))
+        }
+        Subcommand::PerftSuite { file, max_depth } => {
+            match perft_command::run_suite(&file.to_string_lossy(), max_depth) {
+                Ok(true) => 0,
+                Ok(false) => 1,
+                Err(e) => report(Err(e)),
+            }
+        }
+        Subcommand::Bench { depth } => {
+            let r = bench::run(
+                depth.unwrap_or(bench::DEFAULT_DEPTH),
+                options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
+                true,
+            );
+            println!(
+                "nodes {} time_ms {} nps {}",
+                r.nodes,
+                r.time_ms,
+                u128::from(r.nodes) * 1000 / r.time_ms.max(1)
+            );
+            0
+        }
+        Subcommand::Epd { file, ms } => {
+            report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
+        }
+    };
+    std::process::exit(code);
+}
+
+/// Exit status 0, or the error on stderr and 1.
+fn report(result: Result<(), String>) -> i32 {
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ironwood: {e}");
+            1
+        }
     }
 }

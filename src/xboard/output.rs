@@ -1,0 +1,80 @@
+//! The only writer of protocol text: one whole line at a time through a locked handle,
+//! flushed after every line (a GUI reads a pipe, which Rust may buffer), and logged.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+pub struct Output {
+    sink: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    /// Protocol output on the process's stdout.
+    pub fn stdout() -> Output {
+        Output::to(Box::new(std::io::stdout()))
+    }
+
+    /// Output into any writer (tests).
+    pub fn to(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Mutex::new(sink),
+        }
+    }
+
+    /// Writes `text` as exactly one line: embedded line breaks would reach the GUI as a
+    /// second, bogus line, so they become spaces. Write errors (the GUI is gone) are logged
+    /// and otherwise ignored; stdin's end will stop the engine.
+    pub fn line(&self, text: &str) {
+        let clean: String = text
+            .chars()
+            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+            .collect();
+        log::debug!(">> {clean}");
+        let mut sink = match self.sink.lock() {
+            Ok(sink) => sink,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let written = sink
+            .write_all(clean.as_bytes())
+            .and_then(|()| sink.write_all(b"\n"))
+            .and_then(|()| sink.flush());
+        if let Err(e) = written {
+            log::warn!("cannot write to stdout: {e}");
+        }
+    }
+
+    /// A debug line for the GUI's log (`feature debug=1` makes XBoard skip it).
+    pub fn debug(&self, text: &str) {
+        self.line(&format!("# {text}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn one_line_per_call_without_embedded_breaks() {
+        let shared = Shared::default();
+        let out = Output::to(Box::new(shared.clone()));
+        out.line("move e2e4");
+        out.line("a\nb\rc");
+        out.debug("hello");
+        let text = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "move e2e4\na b c\n# hello\n");
+    }
+}

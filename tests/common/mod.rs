@@ -1,0 +1,255 @@
+//! Drives the real `ironwood` binary over pipes: a reader thread forwards stdout lines into a
+//! channel and every wait has a timeout, so a hung engine fails its test instead of hanging.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use ironwood::board::{Move, Position, parse_move};
+
+pub const SHORT: Duration = Duration::from_secs(5);
+pub const LONG: Duration = Duration::from_secs(30);
+
+static NEXT_DIR: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh scratch folder (removed when the engine is dropped).
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    let n = NEXT_DIR.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let dir = std::env::temp_dir().join(format!(
+        "ironwood-test-{tag}-{}-{n}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything sent (`<`) and received (`>`), for failure messages.
+    transcript: Vec<String>,
+    pub log_dir: PathBuf,
+    next_ping: u64,
+}
+
+impl Engine {
+    /// Starts `ironwood` in XBoard mode with its logs in a scratch folder.
+    pub fn start() -> Engine {
+        let log_dir = scratch_dir("logs");
+        let args = ["--log-dir".to_string(), log_dir.display().to_string()];
+        Engine::start_with(&args, log_dir)
+    }
+
+    pub fn start_with(args: &[String], log_dir: PathBuf) -> Engine {
+        let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
+            .map_or_else(|_| Stdio::null(), Stdio::from);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .expect("start ironwood");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(line) => {
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+            log_dir,
+            next_ping: 1000,
+        }
+    }
+
+    /// Panics with the end of the conversation.
+    pub fn fail(&self, message: &str) -> ! {
+        let start = self.transcript.len().saturating_sub(60);
+        panic!(
+            "{message}\n--- last lines of the conversation ---\n{}",
+            self.transcript[start..].join("\n")
+        );
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.transcript.push(format!("< {line}"));
+        let Some(stdin) = self.stdin.as_mut() else {
+            self.fail("stdin already closed");
+        };
+        if let Err(e) = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+        {
+            self.fail(&format!("cannot send {line:?}: {e}"));
+        }
+    }
+
+    /// Sends raw bytes (no newline added).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("< {:?}", String::from_utf8_lossy(bytes)));
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = stdin.write_all(bytes).and_then(|()| stdin.flush());
+        }
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or `None` after `timeout` (or when the engine closed stdout).
+    pub fn recv(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(format!("> {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `pred`.
+    pub fn until(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(line) => {
+                    let done = pred(&line);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                None => self.fail(&format!("timed out after {timeout:?} waiting for {what}")),
+            }
+        }
+    }
+
+    /// The first line that satisfies `pred` (others are skipped).
+    pub fn expect(&mut self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        self.until(what, timeout, pred)
+            .pop()
+            .expect("until returns the matching line")
+    }
+
+    /// Lines arriving within `window` (for "nothing more comes" checks).
+    pub fn drain(&mut self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut seen = Vec::new();
+        while let Some(line) = self.recv(deadline.saturating_duration_since(Instant::now())) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    /// `ping N` and the lines before `pong N`.
+    pub fn sync_within(&mut self, timeout: Duration) -> Vec<String> {
+        self.next_ping += 1;
+        let token = self.next_ping;
+        self.send(&format!("ping {token}"));
+        let expected = format!("pong {token}");
+        let mut lines = self.until(&expected.clone(), timeout, |l| l == expected);
+        lines.pop();
+        lines
+    }
+
+    pub fn sync(&mut self) -> Vec<String> {
+        self.sync_within(SHORT)
+    }
+
+    /// `xboard` + `protover 2` up to `feature done=1`; returns the lines.
+    pub fn handshake(&mut self) -> Vec<String> {
+        self.send("xboard");
+        self.send("protover 2");
+        self.until("feature done=1", SHORT, |l| l == "feature done=1")
+    }
+
+    /// Waits for the engine's move (`move X`) and returns it parsed against `pos`; fails on
+    /// anything that is not a thinking line, a `#` line or the move.
+    pub fn expect_move(&mut self, pos: &Position, timeout: Duration) -> Move {
+        let line = self.expect("a move", timeout, |l| l.starts_with("move "));
+        let text = &line["move ".len()..];
+        match parse_move(pos, text) {
+            Ok(m) => m,
+            Err(e) => self.fail(&format!("illegal move from the engine: {text} ({e})")),
+        }
+    }
+
+    /// What the engine wrote on stderr so far (panic messages would be there).
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(self.log_dir.join("stderr.txt")).unwrap_or_default()
+    }
+
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Waits for the process to exit; its status code, or `None` on timeout.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status.code().unwrap_or(-1));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = stdin.write_all(b"quit\n");
+        }
+        if self.wait_exit(Duration::from_secs(3)).is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.log_dir);
+    }
+}
+
+/// Is this a thinking line `DEPTH SCORE TIME NODES PV...`?
+pub fn thinking(line: &str) -> Option<(u32, i64, Vec<String>)> {
+    let mut parts = line.split_whitespace();
+    let depth = parts.next()?.parse().ok()?;
+    let score = parts.next()?.parse().ok()?;
+    let _time: u64 = parts.next()?.parse().ok()?;
+    let _nodes: u64 = parts.next()?.parse().ok()?;
+    Some((depth, score, parts.map(str::to_string).collect()))
+}
+
+/// A line that may never appear in protocol output during play.
+pub fn is_result(line: &str) -> bool {
+    line.starts_with("1-0") || line.starts_with("0-1") || line.starts_with("1/2-1/2")
+}
