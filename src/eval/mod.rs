@@ -1,17 +1,178 @@
 //! Static evaluation: a score in centipawns from the side to move's point of view.
-//! (Material only for now; the tapered evaluation replaces it.)
+//! Every term is a midgame/endgame pair computed from White's side for both colours;
+//! `evaluate` blends the pair by game phase and turns the result to the side to move.
 
-use crate::board::{Color, PieceKind, Position};
+mod score;
+mod tables;
+
+use crate::board::{PieceKind, Position};
 
 /// Midgame-ish piece values, also used by move ordering (MVV-LVA) and SEE.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
+/// For the side to move: the initiative is worth a little.
+const TEMPO: i32 = 12;
+
+/// Contribution of each piece kind to the game phase; the full set adds up to `MAX_PHASE`.
+const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const MAX_PHASE: i32 = 24;
+
+/// Far from any mate score, so evaluation can never be mistaken for one.
+const EVAL_LIMIT: i32 = 20_000;
+
+fn game_phase(pos: &Position) -> i32 {
+    let phase: i32 = PieceKind::ALL
+        .iter()
+        .map(|&kind| PHASE_WEIGHTS[kind.index()] * pos.kind(kind).count() as i32)
+        .sum();
+    phase.min(MAX_PHASE)
+}
+
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut score = 0;
-    for kind in PieceKind::ALL {
-        let diff = pos.pieces(Color::White, kind).count() as i32
-            - pos.pieces(Color::Black, kind).count() as i32;
-        score += diff * PIECE_VALUES[kind.index()];
+    if pos.is_insufficient_material() {
+        return 0;
     }
-    score * pos.side_to_move().sign()
+    let score = tables::material_and_placement(pos);
+
+    let phase = game_phase(pos);
+    let for_white = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    (for_white * pos.side_to_move().sign() + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::board::{MoveList, legal_moves};
+
+    const PERFT_EPD: &str = include_str!("../../tests/data/perft.epd");
+    const OPENINGS_EPD: &str = include_str!("../../tests/data/openings.epd");
+    const BK_EPD: &str = include_str!("../../tests/data/bk.epd");
+    const MATES_EPD: &str = include_str!("../../tests/data/mates.epd");
+
+    pub(crate) fn position(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
+    }
+
+    /// The positions of an EPD or perft file: placement, side, castling, en passant.
+    fn suite(text: &str) -> Vec<Position> {
+        text.lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let fen = line.split(';').next().unwrap();
+                let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+                position(&fields.join(" "))
+            })
+            .collect()
+    }
+
+    fn all_suites() -> Vec<Position> {
+        let mut positions: Vec<Position> = [PERFT_EPD, OPENINGS_EPD, BK_EPD, MATES_EPD]
+            .iter()
+            .flat_map(|text| suite(text))
+            .collect();
+        positions.extend(
+            crate::bench::BENCH_POSITIONS
+                .iter()
+                .map(|fen| position(fen)),
+        );
+        positions
+    }
+
+    fn children(pos: &Position) -> Vec<Position> {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        list.iter().map(|&m| pos.make_move(m)).collect()
+    }
+
+    fn assert_symmetric(pos: &Position) {
+        let mirror = pos.mirrored();
+        assert_eq!(
+            evaluate(pos),
+            evaluate(&mirror),
+            "{} against its mirror {}",
+            pos.to_fen(),
+            mirror.to_fen()
+        );
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric_on_the_test_suites() {
+        let positions = all_suites();
+        assert!(positions.len() > 300);
+        for pos in &positions {
+            assert_symmetric(pos);
+        }
+        // Not vacuous: the suites hold plenty of unbalanced positions.
+        let unbalanced = positions.iter().filter(|p| evaluate(p) != TEMPO).count();
+        assert!(unbalanced > positions.len() / 2);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric_two_plies_deep() {
+        let roots = suite(PERFT_EPD)
+            .into_iter()
+            .take(6)
+            .chain(suite(BK_EPD).into_iter().take(3))
+            .chain(suite(OPENINGS_EPD).into_iter().take(3));
+        let mut checked = 0;
+        for root in roots {
+            for child in children(&root) {
+                for grandchild in children(&child) {
+                    assert_symmetric(&grandchild);
+                    checked += 1;
+                }
+                assert_symmetric(&child);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn passing_the_move_only_moves_the_tempo() {
+        let mut checked = 0;
+        for line in OPENINGS_EPD.lines().filter(|l| !l.trim().is_empty()) {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            let other_side = if fields[1] == "w" { "b" } else { "w" };
+            let flipped = format!("{} {} {} -", fields[0], other_side, fields[2]);
+            let (Ok(a), Ok(b)) = (
+                Position::from_fen(&fields.join(" ")),
+                Position::from_fen(&flipped),
+            ) else {
+                continue;
+            };
+            assert_eq!(evaluate(&a) + evaluate(&b), 2 * TEMPO, "{line}");
+            checked += 1;
+        }
+        assert!(checked > 150);
+    }
+
+    #[test]
+    fn the_start_position_is_level() {
+        let score = evaluate(&Position::startpos());
+        assert!(score.abs() < 50);
+        assert_eq!(score, TEMPO);
+        assert_eq!(game_phase(&Position::startpos()), MAX_PHASE);
+    }
+
+    #[test]
+    fn a_queen_up_is_winning_from_either_side() {
+        let white_to_move = position("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let black_to_move = position("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(evaluate(&white_to_move) > 700);
+        assert!(evaluate(&black_to_move) < -700);
+    }
+
+    #[test]
+    fn phase_runs_from_all_pieces_to_none() {
+        assert_eq!(
+            game_phase(&position("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1")),
+            0
+        );
+        assert_eq!(game_phase(&position("r3k3/8/8/8/8/8/8/2B1K3 w - - 0 1")), 3);
+        // Promotions cannot push it past the full set.
+        assert_eq!(
+            game_phase(&position("7k/Q6q/Q6q/Q7/Q7/Q7/8/K7 w - - 0 1")),
+            MAX_PHASE
+        );
+    }
 }
