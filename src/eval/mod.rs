@@ -2,10 +2,12 @@
 //! Every term is a midgame/endgame pair computed from White's side for both colours;
 //! `evaluate` blends the pair by game phase and turns the result to the side to move.
 
+mod pawns;
 mod score;
 mod tables;
 
-use crate::board::{PieceKind, Position};
+use crate::board::attacks::king_attacks;
+use crate::board::{Bitboard, Color, PieceKind, Position};
 
 /// Midgame-ish piece values, also used by move ordering (MVV-LVA) and SEE.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
@@ -20,6 +22,29 @@ const MAX_PHASE: i32 = 24;
 /// Far from any mate score, so evaluation can never be mistaken for one.
 const EVAL_LIMIT: i32 = 20_000;
 
+/// Attack maps shared by the terms, indexed by colour.
+pub(crate) struct Attacks {
+    by_pawns: [Bitboard; 2],
+    /// Everything each side attacks (so far pawns and king).
+    all: [Bitboard; 2],
+}
+
+impl Attacks {
+    fn new(pos: &Position) -> Attacks {
+        let mut attacks = Attacks {
+            by_pawns: [Bitboard::EMPTY; 2],
+            all: [Bitboard::EMPTY; 2],
+        };
+        for color in Color::BOTH {
+            let i = color.index();
+            let king = pos.king_square(color);
+            attacks.by_pawns[i] = pos.pieces(color, PieceKind::Pawn).pawn_attacks(color);
+            attacks.all[i] = attacks.by_pawns[i] | king_attacks(king);
+        }
+        attacks
+    }
+}
+
 fn game_phase(pos: &Position) -> i32 {
     let phase: i32 = PieceKind::ALL
         .iter()
@@ -32,7 +57,10 @@ pub fn evaluate(pos: &Position) -> i32 {
     if pos.is_insufficient_material() {
         return 0;
     }
-    let score = tables::material_and_placement(pos);
+    let attacks = Attacks::new(pos);
+    let (pawn_structure, passed) = pawns::structure(pos);
+    let mut score = tables::material_and_placement(pos) + pawn_structure;
+    score += pawns::passed_pawn_extras(pos, passed, &attacks);
 
     let phase = game_phase(pos);
     let for_white = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
@@ -174,5 +202,21 @@ pub(crate) mod tests {
             game_phase(&position("7k/Q6q/Q6q/Q7/Q7/Q7/8/K7 w - - 0 1")),
             MAX_PHASE
         );
+    }
+
+    #[test]
+    fn a_passed_pawn_is_worth_more_the_further_it_has_run() {
+        let on_third = evaluate(&position("4k3/8/8/8/8/P7/8/4K3 w - - 0 1"));
+        let on_fifth = evaluate(&position("4k3/8/8/P7/8/8/8/4K3 w - - 0 1"));
+        let on_seventh = evaluate(&position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+        assert!(on_third < on_fifth && on_fifth < on_seventh);
+        assert!(on_seventh > on_third + 200);
+    }
+
+    #[test]
+    fn an_isolated_pawn_scores_worse_than_the_same_pawn_with_a_neighbour() {
+        let isolated = evaluate(&position("4k3/pppp4/8/8/8/8/PP1P4/4K3 w - - 0 1"));
+        let together = evaluate(&position("4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1"));
+        assert!(isolated < together, "{isolated} >= {together}");
     }
 }

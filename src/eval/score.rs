@@ -1,6 +1,7 @@
 //! `Score`: a midgame and an endgame value carried together, so every term is written once
 //! and the blend by game phase happens a single time at the end of `evaluate`.
 
+use crate::board::Color;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,6 +17,12 @@ pub const fn s(mg: i32, eg: i32) -> Score {
 
 impl Score {
     pub const ZERO: Score = s(0, 0);
+
+    /// A score for `color` turned into White's point of view.
+    #[inline]
+    pub fn for_white(self, color: Color) -> Score {
+        self * color.sign()
+    }
 }
 
 impl Add for Score {
