@@ -2,7 +2,9 @@
 //! Every term is a midgame/endgame pair computed from White's side for both colours;
 //! `evaluate` blends the pair by game phase and turns the result to the side to move.
 
+mod king;
 mod pawns;
+mod pieces;
 mod score;
 mod tables;
 
@@ -25,8 +27,13 @@ const EVAL_LIMIT: i32 = 20_000;
 /// Attack maps shared by the terms, indexed by colour.
 pub(crate) struct Attacks {
     by_pawns: [Bitboard; 2],
-    /// Everything each side attacks (so far pawns and king).
+    /// Everything each side attacks: pawns, king and (once `pieces` has run) pieces.
     all: [Bitboard; 2],
+    /// Squares around each king, plus one rank further towards the enemy.
+    king_zone: [Bitboard; 2],
+    /// Pieces of the other side attacking this side's king zone, and their weight.
+    king_attackers: [i32; 2],
+    king_attack_units: [i32; 2],
 }
 
 impl Attacks {
@@ -34,12 +41,17 @@ impl Attacks {
         let mut attacks = Attacks {
             by_pawns: [Bitboard::EMPTY; 2],
             all: [Bitboard::EMPTY; 2],
+            king_zone: [Bitboard::EMPTY; 2],
+            king_attackers: [0; 2],
+            king_attack_units: [0; 2],
         };
         for color in Color::BOTH {
             let i = color.index();
             let king = pos.king_square(color);
+            let around = king_attacks(king) | Bitboard::from_square(king);
             attacks.by_pawns[i] = pos.pieces(color, PieceKind::Pawn).pawn_attacks(color);
             attacks.all[i] = attacks.by_pawns[i] | king_attacks(king);
+            attacks.king_zone[i] = around | around.forward(color);
         }
         attacks
     }
@@ -57,9 +69,11 @@ pub fn evaluate(pos: &Position) -> i32 {
     if pos.is_insufficient_material() {
         return 0;
     }
-    let attacks = Attacks::new(pos);
+    let mut attacks = Attacks::new(pos);
     let (pawn_structure, passed) = pawns::structure(pos);
     let mut score = tables::material_and_placement(pos) + pawn_structure;
+    score += pieces::evaluate(pos, &mut attacks);
+    score += king::evaluate(pos, &attacks);
     score += pawns::passed_pawn_extras(pos, passed, &attacks);
 
     let phase = game_phase(pos);

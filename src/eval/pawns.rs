@@ -209,7 +209,8 @@ mod tests {
         let extras = |fen: &str| {
             let pos = position(fen);
             let (_, passed) = structure(&pos);
-            let attacks = crate::eval::Attacks::new(&pos);
+            let mut attacks = crate::eval::Attacks::new(&pos);
+            crate::eval::pieces::evaluate(&pos, &mut attacks);
             passed_pawn_extras(&pos, passed, &attacks).eg
         };
         let king_far = extras("7k/8/8/1P6/8/8/8/4K3 w - - 0 1");
