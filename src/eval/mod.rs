@@ -1,10 +1,12 @@
 //! Static evaluation: a score in centipawns from the side to move's point of view.
 //! Every term is a midgame/endgame pair computed from White's side for both colours;
-//! `evaluate` blends the pair by game phase and turns the result to the side to move.
+//! `evaluate` blends the pair by game phase, scales drawish material towards zero and turns
+//! the result to the side to move.
 
 mod king;
 mod pawns;
 mod pieces;
+mod scaling;
 mod score;
 mod tables;
 
@@ -77,7 +79,13 @@ pub fn evaluate(pos: &Position) -> i32 {
     score += pawns::passed_pawn_extras(pos, passed, &attacks);
 
     let phase = game_phase(pos);
-    let for_white = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let blended = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let strong = if blended > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let for_white = blended * scaling::scale_factor(pos, strong) / scaling::FULL;
     (for_white * pos.side_to_move().sign() + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
@@ -232,5 +240,29 @@ pub(crate) mod tests {
         let isolated = evaluate(&position("4k3/pppp4/8/8/8/8/PP1P4/4K3 w - - 0 1"));
         let together = evaluate(&position("4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1"));
         assert!(isolated < together, "{isolated} >= {together}");
+    }
+
+    #[test]
+    fn drawish_material_is_scored_near_zero() {
+        let rook_against_knight = evaluate(&position("4k3/8/8/8/8/8/8/R3K1n1 w - - 0 1"));
+        let rook_alone = evaluate(&position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
+        let two_knights = evaluate(&position("4k3/8/8/8/8/8/8/NN2K3 w - - 0 1"));
+        let knight_against_pawn = evaluate(&position("4k3/4p3/8/8/8/8/8/N3K3 w - - 0 1"));
+        assert!(rook_against_knight.abs() < 80, "{rook_against_knight}");
+        assert!(rook_alone > 400);
+        assert_eq!(two_knights, TEMPO);
+        assert!(knight_against_pawn <= TEMPO);
+        assert_eq!(
+            evaluate(&position("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")),
+            0,
+            "insufficient material is a dead draw"
+        );
+    }
+
+    #[test]
+    fn opposite_bishops_take_the_edge_off_an_extra_pawn() {
+        let opposite = evaluate(&position("4k3/pp3b2/8/8/8/8/PPP5/2B1K3 w - - 0 1"));
+        let same = evaluate(&position("4k3/pp2b3/8/8/8/8/PPP5/2B1K3 w - - 0 1"));
+        assert!(opposite > 0 && opposite < same - 20, "{opposite} {same}");
     }
 }
