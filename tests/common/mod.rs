@@ -209,6 +209,11 @@ impl Engine {
         std::fs::read_to_string(self.log_dir.join("stderr.txt")).unwrap_or_default()
     }
 
+    /// The engine's process id (for /proc/PID/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn is_alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
