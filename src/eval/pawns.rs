@@ -65,7 +65,7 @@ fn doubled_pawns(ours: Bitboard, us: Color) -> Bitboard {
 }
 
 /// Pawns whose stop square an enemy pawn attacks and which no pawn on a neighbouring file,
-/// level or behind, could ever come up to support; isolated pawns are counted as such.
+/// level or behind, could ever come up to support; isolated pawns count only as isolated.
 fn backward_pawns(ours: Bitboard, theirs: Bitboard, us: Color) -> Bitboard {
     let them = !us;
     let neighbours = ours.west() | ours.east();
