@@ -37,6 +37,21 @@ fn mate_cases() -> Vec<MateCase> {
         .collect()
 }
 
+fn run(
+    searcher: &mut Searcher,
+    pos: &Position,
+    history: &[u64],
+    limits: &SearchLimits,
+) -> ironwood::search::SearchOutcome {
+    searcher.search(
+        pos,
+        history,
+        limits,
+        &SearchControl::new(None, false),
+        &mut Silent,
+    )
+}
+
 fn search_depth(fen: &str, depth: u32, iid: IidMode) -> ironwood::search::SearchOutcome {
     let pos = Position::from_fen(fen).unwrap();
     let mut searcher = Searcher::new(16, 1);
@@ -45,13 +60,7 @@ fn search_depth(fen: &str, depth: u32, iid: IidMode) -> ironwood::search::Search
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    searcher.search(
-        &pos,
-        &[],
-        &limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
-    )
+    run(&mut searcher, &pos, &[], &limits)
 }
 
 #[test]
@@ -62,7 +71,7 @@ fn mates_in_one_to_four_have_the_exact_score_and_a_mating_move() {
         for case in &cases {
             // Zugzwang problems (mates.08) hide behind null-move and futility pruning until
             // the verification search reaches them; a proven mate stops deepening at once.
-            let depth = (2 * case.moves + 10) as u32;
+            let depth = (2 * case.moves + 14) as u32;
             let outcome = search_depth(&case.fen, depth, iid);
             assert_eq!(
                 mate_moves(outcome.score),
@@ -109,7 +118,7 @@ fn a_proven_mate_ends_deepening_early() {
         // Mate in N is N*2-1 plies: the search stops at the first depth that proves it,
         // not at the maximum depth (extensions can make that a little later).
         assert!(
-            outcome.depth <= (2 * case.moves + 10) as u32,
+            outcome.depth <= (2 * case.moves + 14) as u32,
             "{}: went on to depth {}",
             case.fen,
             outcome.depth
@@ -164,13 +173,7 @@ fn node_limit_and_stop_flag_still_give_a_legal_move() {
         nodes: Some(5_000),
         ..SearchLimits::default()
     };
-    let outcome = searcher.search(
-        &pos,
-        &[],
-        &limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
-    );
+    let outcome = run(&mut searcher, &pos, &[], &limits);
     assert!(legal.contains(outcome.best_move));
     assert!(
         outcome.nodes < 50_000,
@@ -195,13 +198,7 @@ fn excluded_root_moves_are_never_chosen() {
         ..SearchLimits::default()
     };
     let mut searcher = Searcher::new(8, 1);
-    let outcome = searcher.search(
-        &pos,
-        &[],
-        &limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
-    );
+    let outcome = run(&mut searcher, &pos, &[], &limits);
     assert_ne!(outcome.best_move, mate);
     assert!(!outcome.best_move.is_null());
 }
@@ -216,13 +213,7 @@ fn repetition_in_the_game_history_scores_as_a_draw() {
         depth: Some(6),
         ..SearchLimits::default()
     };
-    let outcome = searcher.search(
-        &pos,
-        &[pos.key()],
-        &limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
-    );
+    let outcome = run(&mut searcher, &pos, &[pos.key()], &limits);
     assert!(outcome.score.abs() < 100);
 }
 
@@ -235,13 +226,7 @@ fn two_threads_find_the_same_mates() {
             depth: Some(14),
             ..SearchLimits::default()
         };
-        let outcome = searcher.search(
-            &pos,
-            &[],
-            &limits,
-            &SearchControl::new(None, false),
-            &mut Silent,
-        );
+        let outcome = run(&mut searcher, &pos, &[], &limits);
         assert_eq!(mate_moves(outcome.score), Some(case.moves), "{}", case.fen);
     }
 }

@@ -526,15 +526,8 @@ impl<'a> ThreadSearch<'a> {
         let mut tt_move = Move::NULL;
         if let Some(hit) = tt_hit {
             tt_move = hit.best_move;
-            if !pv_node && hit.depth >= depth {
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if usable {
-                    return hit.score;
-                }
+            if !pv_node && hit.depth >= depth && hit.cuts_off(alpha, beta) {
+                return hit.score;
             }
         }
 
@@ -869,15 +862,9 @@ impl<'a> ThreadSearch<'a> {
         let pv_node = beta - alpha > 1;
         if let Some(hit) = tt_hit
             && !pv_node
+            && hit.cuts_off(alpha, beta)
         {
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if usable {
-                return hit.score;
-            }
+            return hit.score;
         }
 
         // Q2. Stand pat, unless in check (then every evasion is searched).

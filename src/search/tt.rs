@@ -44,6 +44,18 @@ pub struct TranspositionTable {
     age: u8,
 }
 
+impl TtHit {
+    /// Does the stored bound settle a node searched with this window?
+    #[inline]
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
 fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     let bound_bits = match bound {
