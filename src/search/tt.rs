@@ -166,7 +166,7 @@ impl TranspositionTable {
         &self,
         key: u64,
         ply: usize,
-        best_move: Move,
+        mut best_move: Move,
         score: i32,
         static_eval: i32,
         depth: i32,
@@ -181,29 +181,17 @@ impl TranspositionTable {
             let same = e.check.load(Ordering::Relaxed) ^ data == key;
             if same || data == 0 {
                 victim = e;
-                // Keep the old best move when the new search found none.
-                if same && best_move.is_null() {
-                    let old = Move::from_raw(data as u16);
-                    let packed = pack(
-                        old,
-                        score_to_tt(score, ply),
-                        static_eval,
-                        depth,
-                        bound,
-                        self.age,
-                    );
-                    if bound == Bound::Exact || depth + 2 >= entry_depth(data) {
-                        e.data.store(packed, Ordering::Relaxed);
-                        e.check.store(key ^ packed, Ordering::Relaxed);
+                if same {
+                    let shallower = bound != Bound::Exact && depth + 2 < entry_depth(data);
+                    if best_move.is_null() {
+                        // Keep the old best move when the new search found none.
+                        if shallower {
+                            return;
+                        }
+                        best_move = Move::from_raw(data as u16);
+                    } else if shallower && entry_age(data) == self.age {
+                        return;
                     }
-                    return;
-                }
-                if same
-                    && bound != Bound::Exact
-                    && depth + 2 < entry_depth(data)
-                    && entry_age(data) == self.age
-                {
-                    return;
                 }
                 break;
             }
