@@ -504,10 +504,7 @@ impl Session {
         match position {
             Ok(pos) => {
                 self.abort_search();
-                self.set_game(Game::new(pos));
-                if self.mode == Mode::Analyzing {
-                    self.start_analysis();
-                }
+                self.adopt_position(pos);
             }
             Err(error) => {
                 self.out.line("tellusererror Illegal position");
@@ -523,6 +520,14 @@ impl Session {
         self.excluded.clear();
         self.hint = None;
         self.control_start_ply = 0;
+    }
+
+    /// A position set by `setboard` or edit mode; analysis goes on from it.
+    fn adopt_position(&mut self, pos: Position) {
+        self.set_game(Game::new(pos));
+        if self.mode == Mode::Analyzing {
+            self.start_analysis();
+        }
     }
 
     fn edit_command(&mut self, command: EditCommand) {
@@ -547,12 +552,7 @@ impl Session {
                 };
                 let fen = edit_fen(&edit.squares, self.game.side_to_move());
                 match Position::from_fen(&fen) {
-                    Ok(pos) => {
-                        self.set_game(Game::new(pos));
-                        if self.mode == Mode::Analyzing {
-                            self.start_analysis();
-                        }
-                    }
+                    Ok(pos) => self.adopt_position(pos),
                     Err(error) => {
                         self.out.line("tellusererror Illegal position");
                         self.out
