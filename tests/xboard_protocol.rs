@@ -336,6 +336,48 @@ fn logs_go_to_the_log_dir() {
     assert!(text.contains(">> pong 99"), "{text}");
 }
 
+/// A GUI starts the clock once `pong` arrives, so `pong` after `new` must wait for the table
+/// clear `new` queued on the search thread (a 256 MB clear takes tens of milliseconds).
+#[test]
+fn pong_after_new_waits_for_the_table_clear() {
+    let log_dir = scratch_dir("clear");
+    let args = [
+        "--hash".to_string(),
+        "256".to_string(),
+        "--log-dir".to_string(),
+        log_dir.display().to_string(),
+    ];
+    let mut engine = Engine::start_with(&args, log_dir);
+    engine.handshake();
+    for round in 0..3 {
+        engine.send("new");
+        engine.send(&format!("ping {round}"));
+        engine.expect("pong", 4 * SHORT, |l| l == format!("pong {round}"));
+    }
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(SHORT), Some(0));
+    let log = std::fs::read_dir(&engine.log_dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|f| f.extension().is_some_and(|e| e == "log"))
+        .expect("a log file");
+    let text = std::fs::read_to_string(log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for round in 0..3 {
+        let pong = format!(">> pong {round}");
+        let pong_at = lines.iter().position(|l| l.ends_with(&pong)).expect(&pong);
+        let cleared = lines[..pong_at]
+            .iter()
+            .filter(|l| l.contains("table cleared in"))
+            .count();
+        assert!(
+            cleared > round,
+            "pong {round} was sent before the clear of its `new` finished:\n{text}"
+        );
+    }
+}
+
 #[test]
 fn unwritable_log_dir_is_reported_once_and_the_engine_plays() {
     let file = scratch_dir("notadir").join("file");

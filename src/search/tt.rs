@@ -130,10 +130,11 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        for bucket in &self.buckets {
-            for e in &bucket.entries {
-                e.check.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
+        // Exclusive access: plain writes, which the compiler turns into a memset.
+        for bucket in &mut self.buckets {
+            for e in &mut bucket.entries {
+                *e.check.get_mut() = 0;
+                *e.data.get_mut() = 0;
             }
         }
         self.age = 0;

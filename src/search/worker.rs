@@ -5,7 +5,7 @@
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{
     SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
@@ -41,6 +41,8 @@ enum WorkerCommand {
     SetThreads(usize),
     SetFeatures(SearchFeatures),
     Clear,
+    /// Answered once every earlier command has been carried out.
+    Sync(Sender<()>),
     Quit,
 }
 
@@ -102,10 +104,21 @@ impl SearchWorker {
                                 outcome,
                             });
                         }
-                        WorkerCommand::SetHash(mb) => searcher.set_hash_mb(mb),
+                        WorkerCommand::SetHash(mb) => {
+                            let started = Instant::now();
+                            searcher.set_hash_mb(mb);
+                            log::debug!("table resized to {mb} MB in {:?}", started.elapsed());
+                        }
                         WorkerCommand::SetThreads(n) => searcher.set_threads(n),
                         WorkerCommand::SetFeatures(f) => searcher.features = f,
-                        WorkerCommand::Clear => searcher.clear(),
+                        WorkerCommand::Clear => {
+                            let started = Instant::now();
+                            searcher.clear();
+                            log::debug!("table cleared in {:?}", started.elapsed());
+                        }
+                        WorkerCommand::Sync(done) => {
+                            let _ = done.send(());
+                        }
                         WorkerCommand::Quit => break,
                     }
                 }
@@ -176,6 +189,16 @@ impl SearchWorker {
     /// Clears the table and learnt ordering (for `new`); runs after any queued search.
     pub fn clear(&self) {
         let _ = self.commands.send(WorkerCommand::Clear);
+    }
+
+    /// Waits (at most `timeout`) until the thread has carried out every command sent so far:
+    /// a table clear or resize, a stopped search winding down. Returns whether it got there.
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        let (done, finished) = channel();
+        if self.commands.send(WorkerCommand::Sync(done)).is_err() {
+            return false;
+        }
+        finished.recv_timeout(timeout).is_ok()
     }
 }
 

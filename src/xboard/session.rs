@@ -4,7 +4,7 @@
 //! its reports carry a generation number so a search the session has abandoned can never
 //! make a move.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{EngineOptions, OptionEffect};
@@ -75,6 +75,9 @@ const OFFER_DRAW_AFTER_LEVEL_MOVES: u32 = 10;
 const DRAW_OFFER_INTERVAL: usize = 20;
 /// Own moves in a row below the resign threshold before resigning.
 const RESIGN_AFTER_MOVES: u32 = 3;
+/// Longest `ping` waits for the search thread to finish a table clear or resize (a table of
+/// many gigabytes takes seconds to clear; a hung thread must not silence the engine).
+const IDLE_WAIT: Duration = Duration::from_secs(20);
 /// Halfmove clocks this large are refused (the board's counter is 16 bits).
 const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
@@ -303,6 +306,13 @@ impl Session {
                 if self.is_thinking() {
                     self.pending_pongs.push(token);
                 } else {
+                    // GUIs start the clock after `pong`: let a table clear or resize that
+                    // `new` or `memory` queued finish first, so it is not billed to a move.
+                    if matches!(self.mode, Mode::Waiting | Mode::Observing)
+                        && !self.worker.wait_idle(IDLE_WAIT)
+                    {
+                        log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
+                    }
                     self.out.line(&format!("pong {token}"));
                 }
             }
