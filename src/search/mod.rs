@@ -54,7 +54,8 @@ impl Default for SearchFeatures {
             reverse_futility: true,
             futility: true,
             late_move_pruning: true,
-            check_extension: true,
+            // 250 self-play games at 4+0.04 showed no gain (+4 +-32 Elo): off until one does.
+            check_extension: false,
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
