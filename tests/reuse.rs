@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT, is_result, scratch_dir, thinking};
+use common::{Engine, LONG, SHORT, is_result, thinking};
 use ironwood::board::{Move, MoveList, Position, legal_moves, parse_move};
 use ironwood::game::Game;
 use std::io::Write;
@@ -39,17 +39,22 @@ fn legal(pos: &Position) -> Vec<Move> {
     list.iter().copied().collect()
 }
 
-/// VmRSS of a process in MB, or `None` without /proc.
-fn rss_mb(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kb: f64 = status
+/// The kB figure of a `Key:   123 kB` line of a /proc file, in MB; `None` without /proc.
+fn proc_mb(path: &str, key: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let kb: f64 = text
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
+        .find(|l| l.starts_with(key))?
         .split_whitespace()
         .nth(1)?
         .parse()
         .ok()?;
     Some(kb / 1024.0)
+}
+
+/// VmRSS of a process in MB, or `None` without /proc.
+fn rss_mb(pid: u32) -> Option<f64> {
+    proc_mb(&format!("/proc/{pid}/status"), "VmRSS:")
 }
 
 /// The engine's move (or its result claim), checked against `game`; `None` after a result.
@@ -247,15 +252,7 @@ fn fifty_reused_games_leave_the_search_as_fresh_and_memory_flat() {
 
 /// Half the available memory in MB, the cap `memory N` applies.
 fn memory_cap_mb() -> Option<f64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kb: f64 = info
-        .lines()
-        .find(|l| l.starts_with("MemAvailable:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kb / 1024.0 / 2.0)
+    proc_mb("/proc/meminfo", "MemAvailable:").map(|mb| mb / 2.0)
 }
 
 /// A few moves of a new game (`new` clears, and so touches, the whole table); every engine
@@ -285,14 +282,7 @@ fn memory_and_hash_resize_the_table_without_a_restart() {
         say("memory: skipped: /proc/PID/status not readable");
         return;
     }
-    let log_dir = scratch_dir("memory");
-    let args = [
-        "--hash".to_string(),
-        "16".to_string(),
-        "--log-dir".to_string(),
-        log_dir.display().to_string(),
-    ];
-    let mut engine = Engine::start_with(&args, log_dir);
+    let mut engine = Engine::start_with_hash(16);
     engine.handshake();
     let pid = engine.pid();
     let cap = memory_cap_mb().unwrap_or(f64::MAX);

@@ -316,15 +316,7 @@ fn logs_go_to_the_log_dir() {
     engine.expect("pong", SHORT, |l| l == "pong 99");
     engine.send("quit");
     assert_eq!(engine.wait_exit(SHORT), Some(0));
-    let files: Vec<_> = std::fs::read_dir(&engine.log_dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    let files: Vec<_> = files
-        .into_iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "log"))
-        .collect();
+    let files = engine.log_files();
     assert_eq!(files.len(), 1, "{files:?}");
     let name = files[0].file_name().unwrap().to_string_lossy().to_string();
     assert!(
@@ -340,14 +332,7 @@ fn logs_go_to_the_log_dir() {
 /// clear `new` queued on the search thread (a 256 MB clear takes tens of milliseconds).
 #[test]
 fn pong_after_new_waits_for_the_table_clear() {
-    let log_dir = scratch_dir("clear");
-    let args = [
-        "--hash".to_string(),
-        "256".to_string(),
-        "--log-dir".to_string(),
-        log_dir.display().to_string(),
-    ];
-    let mut engine = Engine::start_with(&args, log_dir);
+    let mut engine = Engine::start_with_hash(256);
     engine.handshake();
     for round in 0..3 {
         engine.send("new");
@@ -356,13 +341,9 @@ fn pong_after_new_waits_for_the_table_clear() {
     }
     engine.send("quit");
     assert_eq!(engine.wait_exit(SHORT), Some(0));
-    let log = std::fs::read_dir(&engine.log_dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|f| f.extension().is_some_and(|e| e == "log"))
-        .expect("a log file");
-    let text = std::fs::read_to_string(log).unwrap();
+    let files = engine.log_files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     for round in 0..3 {
         let pong = format!(">> pong {round}");

@@ -48,6 +48,18 @@ impl Engine {
         Engine::start_with(&args, log_dir)
     }
 
+    /// Starts `ironwood` with a table of `megabytes` (`--hash`) and its logs in a scratch folder.
+    pub fn start_with_hash(megabytes: usize) -> Engine {
+        let log_dir = scratch_dir("logs");
+        let args = [
+            "--hash".to_string(),
+            megabytes.to_string(),
+            "--log-dir".to_string(),
+            log_dir.display().to_string(),
+        ];
+        Engine::start_with(&args, log_dir)
+    }
+
     pub fn start_with(args: &[String], log_dir: PathBuf) -> Engine {
         let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
             .map_or_else(|_| Stdio::null(), Stdio::from);
@@ -202,6 +214,19 @@ impl Engine {
             Ok(m) => m,
             Err(e) => self.fail(&format!("illegal move from the engine: {text} ({e})")),
         }
+    }
+
+    /// The engine's log files (`*.log`) in its log folder.
+    pub fn log_files(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(&self.log_dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|f| f.extension().is_some_and(|e| e == "log"))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// What the engine wrote on stderr so far (panic messages would be there).
