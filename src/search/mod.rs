@@ -54,7 +54,7 @@ impl Default for SearchFeatures {
             reverse_futility: true,
             futility: true,
             late_move_pruning: true,
-            // 250 self-play games at 4+0.04 showed no gain (+4 +-32 Elo): off until one does.
+            // 250 self-play games at 4+0.04 showed no gain (+4 +-31 Elo): off until one does.
             check_extension: false,
             recapture_extension: true,
             aspiration: true,
