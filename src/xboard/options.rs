@@ -4,7 +4,7 @@
 use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
-const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
 
