@@ -15,7 +15,6 @@ use nom::{
     bytes::complete::{tag, take_till, take_till1, take_while},
     character::complete::{char, digit0, digit1, one_of},
     combinator::{all_consuming, map, map_opt, opt, peek, recognize, rest, value},
-    multi::separated_list1,
     sequence::{pair, preceded, separated_pair, terminated, tuple},
 };
 
@@ -622,8 +621,9 @@ fn result_comment(text: &str) -> &str {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Moves. Every move shape contains a rank digit, command words contain none, so a
-// command word can never be taken for a move.
+// Moves: the shapes chess can play (coordinates with an optional promotion to Q, R, B or N;
+// SAN; castling words). Every shape but castling contains a rank digit and command words
+// contain none, so a command word can never be taken for a move.
 
 fn file(input: &str) -> IResult<&str, char> {
     one_of("abcdefgh")(input)
@@ -641,32 +641,31 @@ fn check_mark(input: &str) -> IResult<&str, Option<char>> {
     opt(one_of("+#"))(input)
 }
 
-/// `O-O`, `O-O-O` (letter O, as XBoard sends in FRC) and the digit-zero spellings.
+/// `O-O`, `O-O-O` (letter O, as XBoard sends), the digit-zero and lower-case spellings.
 fn castling(input: &str) -> IResult<&str, &str> {
-    recognize(pair(
-        alt((tag("O-O-O"), tag("O-O"), tag("0-0-0"), tag("0-0"))),
-        check_mark,
-    ))(input)
+    let long_or_short = alt((
+        tag("O-O-O"),
+        tag("O-O"),
+        tag("0-0-0"),
+        tag("0-0"),
+        tag("o-o-o"),
+        tag("o-o"),
+    ));
+    recognize(pair(long_or_short, check_mark))(input)
 }
 
-/// `e2e4`, `e7e8q`, `e7e8=Q`, and multi-leg `c4d5,d5e4`.
+/// A promotion piece: chess promotes to queen, rook, bishop or knight only.
+fn promotion_piece(input: &str) -> IResult<&str, char> {
+    one_of("qrbnQRBN")(input)
+}
+
+/// `e2e4`, `e7e8q`, `e7e8=Q`.
 fn coordinate_move(input: &str) -> IResult<&str, &str> {
-    let leg = recognize(tuple((
+    recognize(tuple((
         square,
         square,
-        opt(pair(opt(char('=')), one_of("qrbnkQRBNK"))),
-    )));
-    recognize(separated_list1(char(','), leg))(input)
-}
-
-/// Piece drop `P@h3` (crazyhouse-style hosts).
-fn drop_move(input: &str) -> IResult<&str, &str> {
-    recognize(tuple((one_of("PNBRQK"), char('@'), square)))(input)
-}
-
-/// XBoard's null move.
-fn null_move(input: &str) -> IResult<&str, &str> {
-    tag("@@@@")(input)
+        opt(pair(opt(char('=')), promotion_piece)),
+    )))(input)
 }
 
 /// SAN piece move: `Nf3`, `Nbd7`, `R1e2`, `Qh4xe1`, `Qxf7#`.
@@ -688,7 +687,7 @@ fn piece_move(input: &str) -> IResult<&str, &str> {
 
 /// SAN pawn move: `e4`, `exd5`, `e8=Q+`, `exd8Q`.
 fn pawn_move(input: &str) -> IResult<&str, &str> {
-    let promotion = pair(opt(char('=')), one_of("QRBNKqrbnk"));
+    let promotion = pair(opt(char('=')), promotion_piece);
     recognize(tuple((
         file,
         opt(preceded(char('x'), file)),
@@ -703,8 +702,6 @@ fn is_move(token: &str) -> bool {
     alt((
         all_consuming(castling),
         all_consuming(coordinate_move),
-        all_consuming(drop_move),
-        all_consuming(null_move),
         all_consuming(piece_move),
         all_consuming(pawn_move),
     ))(token)
