@@ -28,7 +28,10 @@ fn say(text: &str) {
 fn plays_under_xboard_and_python_chess() {
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
     let skip = |why: &str| {
-        assert!(!ci, "real_clients: {why}, but CI is set: the clients must run");
+        assert!(
+            !ci,
+            "real_clients: {why}, but CI is set: the clients must run"
+        );
         say(&format!("real_clients: skipped ({why})"));
     };
     if std::env::var_os("IRONWOOD_SKIP_REAL_CLIENTS").is_some_and(|v| v != "0") {
@@ -90,7 +93,11 @@ fn plays_under_xboard_and_python_chess() {
         started.elapsed().as_secs_f64(),
         summary.join("\n")
     ));
-    if ci && summary.iter().any(|l| l.contains(" skipped ") && !l.contains(" 0 skipped")) {
+    if ci
+        && summary
+            .iter()
+            .any(|l| l.contains(" skipped ") && !l.contains(" 0 skipped"))
+    {
         panic!("CI is set but parts were skipped:\n{out}\n--- stderr ---\n{err}");
     }
     match status {

@@ -383,9 +383,9 @@ impl Session {
             Command::Resume => self.resume(),
             Command::Memory(mb) => {
                 let size = crate::limits::cap_hash_mb(mb);
+                // Logged, not sent: protocol-1 GUIs (Knights) read any stray line as a move.
                 if let Some(note) = &size.note {
                     log::warn!("{note}");
-                    self.out.debug(note);
                 }
                 log::info!("hash: {} MB", size.mb);
                 self.worker.set_hash_mb(size.mb);
@@ -631,7 +631,7 @@ impl Session {
             }
         }
         if undone < plies {
-            self.out.debug("no more moves to take back");
+            log::info!("no more moves to take back");
         }
         self.excluded.clear();
         self.hint = None;
