@@ -4,6 +4,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
+use crate::xboard::options::MAX_MOVE_OVERHEAD_MS;
+
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
 
@@ -29,8 +32,8 @@ Options:
 
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const DEFAULT_EPD_MS: u64 = 1000;
-const MAX_HASH_MB: usize = 1 << 20;
-const MAX_THREADS: usize = 256;
+/// Perft and bench depths above this are refused (perft 64 would never finish anyway).
+const MAX_CLI_DEPTH: u32 = 64;
 
 /// Options that apply to every mode.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -97,6 +100,16 @@ fn number<T: std::str::FromStr>(option: &str, value: &str) -> Result<T, CliError
         .map_err(|_| CliError(format!("{option}: `{value}` is not a valid number")))
 }
 
+/// A whole number from `low` to `high`; anything else (junk, overflow) is one clear error.
+fn bounded(option: &str, value: &str, low: u64, high: u64) -> Result<u64, CliError> {
+    match value.parse::<u64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
+        _ => Err(CliError(format!(
+            "{option} must be a whole number from {low} to {high}, not `{value}`"
+        ))),
+    }
+}
+
 /// Takes the value of an option: inline (`--x=v`) or the next argument.
 fn value<'a>(
     name: &str,
@@ -135,21 +148,16 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                 });
             }
             "--hash" => {
-                let mb: usize = number(name, value(name, inline, args, &mut i)?)?;
-                if !(1..=MAX_HASH_MB).contains(&mb) {
-                    return Err(CliError(format!("--hash must be 1 to {MAX_HASH_MB}")));
-                }
-                options.hash_mb = Some(mb);
+                let mb = bounded(name, value(name, inline, args, &mut i)?, 1, MAX_HASH_MB)?;
+                options.hash_mb = Some(mb as usize);
             }
             "--threads" => {
-                let n: usize = number(name, value(name, inline, args, &mut i)?)?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    return Err(CliError(format!("--threads must be 1 to {MAX_THREADS}")));
-                }
-                options.threads = Some(n);
+                let n = bounded(name, value(name, inline, args, &mut i)?, 1, MAX_THREADS)?;
+                options.threads = Some(n as usize);
             }
             "--move-overhead" => {
-                options.move_overhead_ms = Some(number(name, value(name, inline, args, &mut i)?)?);
+                let ms = value(name, inline, args, &mut i)?;
+                options.move_overhead_ms = Some(bounded(name, ms, 0, MAX_MOVE_OVERHEAD_MS)?);
             }
             "--log-dir" => {
                 let dir = value(name, inline, args, &mut i)?;
@@ -188,9 +196,9 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
 
 fn depth_value(what: &str, text: &str) -> Result<u32, CliError> {
     let depth: u32 = number(what, text)?;
-    if depth > 64 {
+    if depth > MAX_CLI_DEPTH {
         return Err(CliError(format!(
-            "{what}: depth {depth} is too deep (at most 64)"
+            "{what}: depth {depth} is too deep (at most {MAX_CLI_DEPTH})"
         )));
     }
     Ok(depth)
@@ -250,12 +258,7 @@ fn epd(args: &[String]) -> Result<Subcommand, CliError> {
     while i < args.len() {
         let (name, inline) = split_option(&args[i]);
         match name {
-            "--ms" => {
-                ms = number(name, value(name, inline, args, &mut i)?)?;
-                if ms == 0 {
-                    return Err(CliError("--ms must be at least 1".to_string()));
-                }
-            }
+            "--ms" => ms = bounded(name, value(name, inline, args, &mut i)?, 1, MAX_CLOCK_MS)?,
             _ if is_option(name) => {
                 return Err(CliError(format!("unknown option `{name}` for epd")));
             }
@@ -354,6 +357,11 @@ mod tests {
             "--threads 0",
             "--threads 100000",
             "--move-overhead -5",
+            "--move-overhead 5001",
+            "--move-overhead 18446744073709551616",
+            "--hash 1048577",
+            "--threads 257",
+            "epd f --ms 2592000001",
             "perft",
             "perft x",
             "perft 99",

@@ -3,7 +3,9 @@
 //! `dm N` (mate in N moves) are checked, `id` names the line. Every position is searched
 //! for MS milliseconds with a cleared table; one line per position, then `solved S of T`.
 
-use crate::board::{Move, Position, parse_move, to_san};
+use std::fmt;
+
+use crate::board::{FenError, Move, Position, parse_move, to_san};
 use crate::search::{SearchControl, SearchLimits, Searcher, Silent, TimeBudget, mate_moves};
 
 /// One EPD line, parsed.
@@ -57,18 +59,41 @@ fn operations(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Why an EPD line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EpdError {
+    TooFewFields,
+    Fen { fen: String, error: FenError },
+    BadMateCount(String),
+}
+
+impl fmt::Display for EpdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EpdError::TooFewFields => write!(f, "fewer than four FEN fields"),
+            EpdError::Fen { fen, error } => write!(f, "bad FEN ({error}): {fen}"),
+            EpdError::BadMateCount(operand) => write!(f, "bad dm operand `{operand}`"),
+        }
+    }
+}
+
+impl std::error::Error for EpdError {}
+
 /// Parses one line; `Ok(None)` for blank lines and `#` comments.
-pub fn parse_line(line: &str) -> Result<Option<EpdCase>, String> {
+pub fn parse_line(line: &str) -> Result<Option<EpdCase>, EpdError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let fields: Vec<&str> = line.splitn(5, char::is_whitespace).collect();
     if fields.len() < 4 {
-        return Err("fewer than four FEN fields".to_string());
+        return Err(EpdError::TooFewFields);
     }
     let fen = fields[..4].join(" ");
-    let position = Position::from_fen(&fen).map_err(|e| format!("bad FEN ({e}): {fen}"))?;
+    let position = match Position::from_fen(&fen) {
+        Ok(position) => position,
+        Err(error) => return Err(EpdError::Fen { fen, error }),
+    };
     let mut case = EpdCase {
         position,
         id: None,
@@ -93,7 +118,7 @@ pub fn parse_line(line: &str) -> Result<Option<EpdCase>, String> {
             "dm" => {
                 let n = operands
                     .parse::<i32>()
-                    .map_err(|_| format!("bad dm operand `{operands}`"))?;
+                    .map_err(|_| EpdError::BadMateCount(operands.to_string()))?;
                 case.mate_in = Some(n);
             }
             "id" => case.id = Some(operands.trim_matches('"').to_string()),

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod epd;
 pub mod eval;
 pub mod game;
+pub mod limits;
 pub mod logging;
 pub mod perft_command;
 pub mod search;

@@ -3,7 +3,7 @@
 use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
 use ironwood::xboard::SessionConfig;
 use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
-use ironwood::{bench, epd, logging, perft_command, sys};
+use ironwood::{bench, epd, limits, logging, perft_command, sys};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,7 +14,14 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let hash_mb = options.hash_mb.unwrap_or(DEFAULT_HASH_MB);
+    // `--hash` gets the same memory cap, and says so in the same words, as `memory N`.
+    let hash_mb = options.hash_mb.map(|mb| {
+        let size = limits::cap_hash_mb(mb as u64);
+        if let Some(note) = &size.note {
+            eprintln!("ironwood: {note}");
+        }
+        size.mb
+    });
     let threads = options.threads.unwrap_or(1);
     let code = match command {
         Subcommand::Help => {
@@ -36,7 +43,7 @@ fn main() {
             }
             let log = logging::init(options.log_dir.as_deref());
             ironwood::xboard::run(SessionConfig {
-                hash_mb,
+                hash_mb: hash_mb.unwrap_or(DEFAULT_HASH_MB),
                 threads,
                 move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
                 startup_warning: log.warning,
@@ -56,7 +63,7 @@ fn main() {
         Subcommand::Bench { depth } => {
             let r = bench::run(
                 depth.unwrap_or(bench::DEFAULT_DEPTH),
-                options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
+                hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
                 true,
             );
             println!(
@@ -68,6 +75,7 @@ fn main() {
             0
         }
         Subcommand::Epd { file, ms } => {
+            let hash_mb = hash_mb.unwrap_or(DEFAULT_HASH_MB);
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
         }
     };

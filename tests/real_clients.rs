@@ -1,7 +1,9 @@
 //! Ironwood under real chess clients: runs `tests/clients/run.sh` (real XBoard under Xvfb,
 //! python-chess's XBoard client for games, pondering and analysis, fairymax as opponent)
 //! against the built binary and fails if the script does. Parts whose programs are missing
-//! are skipped by the script, and then this test passes with the skip messages. The summary
+//! are skipped by the script, and then this test passes with the skip messages, except when
+//! the environment variable `CI` is set (as `.ci/run` does): then a missing program, or
+//! `IRONWOOD_SKIP_REAL_CLIENTS`, fails the test, so CI cannot pass without it. The summary
 //! is written straight to stderr, so it shows even when the test output is captured; the
 //! whole output comes with a failure. `IRONWOOD_SKIP_REAL_CLIENTS=1` skips the test (about
 //! two minutes on two cores).
@@ -24,12 +26,20 @@ fn say(text: &str) {
 
 #[test]
 fn plays_under_xboard_and_python_chess() {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    let skip = |why: &str| {
+        assert!(
+            !ci,
+            "real_clients: {why}, but CI is set: the clients must run"
+        );
+        say(&format!("real_clients: skipped ({why})"));
+    };
     if std::env::var_os("IRONWOOD_SKIP_REAL_CLIENTS").is_some_and(|v| v != "0") {
-        say("real_clients: skipped (IRONWOOD_SKIP_REAL_CLIENTS is set)");
+        skip("IRONWOOD_SKIP_REAL_CLIENTS is set");
         return;
     }
     if Command::new("bash").arg("-c").arg("true").status().is_err() {
-        say("real_clients: skipped: bash not found");
+        skip("bash not found");
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/run.sh");
@@ -83,6 +93,13 @@ fn plays_under_xboard_and_python_chess() {
         started.elapsed().as_secs_f64(),
         summary.join("\n")
     ));
+    if ci
+        && summary
+            .iter()
+            .any(|l| l.contains(" skipped ") && !l.contains(" 0 skipped"))
+    {
+        panic!("CI is set but parts were skipped:\n{out}\n--- stderr ---\n{err}");
+    }
     match status {
         Some(s) if s.success() => {}
         Some(s) => panic!("tests/clients/run.sh failed ({s}):\n{out}\n--- stderr ---\n{err}"),

@@ -204,17 +204,31 @@ fn excluded_root_moves_are_never_chosen() {
 }
 
 #[test]
-fn repetition_in_the_game_history_scores_as_a_draw() {
-    // White is a rook down but can repeat: Qh6+-style perpetual is modelled by giving the
-    // root's position an earlier occurrence, so any move back into it is a draw.
-    let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1").unwrap();
-    let mut searcher = Searcher::new(8, 1);
+fn repetition_in_the_game_history_saves_the_side_a_queen_down() {
+    // White is a queen down. In the game the rook went a1-b1 while the black king stepped
+    // h8 and back, so Rb1-a1 now repeats the position after Black's earlier turn: a draw,
+    // and White's only way out. Without that history the same position is simply lost.
+    let earlier = Position::from_fen("3qr1k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 10 30").unwrap();
+    let mut history = vec![earlier.key()];
+    let mut pos = earlier;
+    for san in ["Kh8", "Rb1", "Kg8"] {
+        let m = parse_san(&pos, san).unwrap();
+        pos = pos.make_move(m);
+        history.push(pos.key());
+    }
+    history.pop(); // the root itself is not history
+    assert_eq!(pos.to_fen(), "3qr1k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 13 32");
     let limits = SearchLimits {
         depth: Some(6),
         ..SearchLimits::default()
     };
-    let outcome = run(&mut searcher, &pos, &[pos.key()], &limits);
-    assert!(outcome.score.abs() < 100);
+
+    let lost = run(&mut Searcher::new(8, 1), &pos, &[], &limits);
+    assert!(lost.score < -500, "without the history: {}", lost.score);
+
+    let saved = run(&mut Searcher::new(8, 1), &pos, &history, &limits);
+    assert_eq!(saved.score, 0, "with the history");
+    assert_eq!(saved.best_move, parse_san(&pos, "Ra1").unwrap());
 }
 
 #[test]

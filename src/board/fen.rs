@@ -9,6 +9,11 @@ use std::fmt;
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The largest halfmove clock a FEN may give. The counter is 16 bits and only ever grows by
+/// one per ply (saturating), so this leaves room for any game played on from the position;
+/// no real game gets near it (the 75-move rule ends one at 150).
+pub const MAX_HALFMOVE_CLOCK: u16 = 60_000;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
     FieldCount(usize),
@@ -25,6 +30,7 @@ pub enum FenError {
     OpponentInCheck,
     TooManyCheckers,
     BadHalfmoveClock(String),
+    HalfmoveClockTooLarge(u32),
     BadFullmoveNumber(String),
 }
 
@@ -63,6 +69,9 @@ impl fmt::Display for FenError {
                 write!(f, "the side to move is in check from more than two pieces")
             }
             FenError::BadHalfmoveClock(s) => write!(f, "bad halfmove clock '{s}'"),
+            FenError::HalfmoveClockTooLarge(n) => {
+                write!(f, "halfmove clock {n} is larger than {MAX_HALFMOVE_CLOCK}")
+            }
             FenError::BadFullmoveNumber(s) => write!(f, "bad fullmove number '{s}'"),
         }
     }
@@ -104,9 +113,7 @@ impl Position {
         pos.set_en_passant(en_passant);
 
         let halfmove = match fields.get(4) {
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| FenError::BadHalfmoveClock(s.to_string()))?,
+            Some(s) => parse_halfmove_clock(s)?,
             None => 0,
         };
         let fullmove = match fields.get(5) {
@@ -180,6 +187,19 @@ impl Position {
             self.fullmove_number()
         ));
         fen
+    }
+}
+
+/// The halfmove clock field: digits, at most `MAX_HALFMOVE_CLOCK`.
+fn parse_halfmove_clock(text: &str) -> Result<u16, FenError> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FenError::BadHalfmoveClock(text.to_string()));
+    }
+    match digits.parse::<u32>() {
+        Ok(n) if n <= u32::from(MAX_HALFMOVE_CLOCK) => Ok(n as u16),
+        Ok(n) => Err(FenError::HalfmoveClockTooLarge(n)),
+        Err(_) => Err(FenError::HalfmoveClockTooLarge(u32::MAX)),
     }
 }
 
@@ -293,6 +313,21 @@ mod tests {
         let pos = Position::from_fen("8/8/8/8/8/8/8/K6k w - -").unwrap();
         assert_eq!(pos.halfmove_clock(), 0);
         assert_eq!(pos.fullmove_number(), 1);
+    }
+
+    #[test]
+    fn halfmove_clock_is_bounded() {
+        let fen = |clock: &str| format!("8/8/8/8/8/8/8/K6k w - - {clock} 1");
+        let pos = Position::from_fen(&fen("60000")).unwrap();
+        assert_eq!(pos.halfmove_clock(), MAX_HALFMOVE_CLOCK);
+        assert_eq!(err(&fen("60001")), FenError::HalfmoveClockTooLarge(60_001));
+        assert_eq!(err(&fen("65535")), FenError::HalfmoveClockTooLarge(65_535));
+        assert_eq!(
+            err(&fen("99999999999999999999")),
+            FenError::HalfmoveClockTooLarge(u32::MAX)
+        );
+        assert_eq!(err(&fen("-1")), FenError::BadHalfmoveClock("-1".into()));
+        assert_eq!(err(&fen("1e3")), FenError::BadHalfmoveClock("1e3".into()));
     }
 
     #[test]

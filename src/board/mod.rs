@@ -12,7 +12,7 @@ pub mod position;
 pub mod square;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, MAX_HALFMOVE_CLOCK, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{MoveParseError, parse_coordinate, parse_move, parse_san, to_san};

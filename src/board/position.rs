@@ -344,7 +344,7 @@ impl Position {
         if let Some(ep) = self.en_passant.take() {
             self.key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
         match m.kind() {
             MoveKind::EnPassant => {
@@ -420,7 +420,7 @@ impl Position {
         }
         next.side = !self.side;
         next.key ^= ZOBRIST_SIDE;
-        next.halfmove_clock += 1;
+        next.halfmove_clock = next.halfmove_clock.saturating_add(1);
         next.checkers = Bitboard::EMPTY;
         next
     }
@@ -448,5 +448,22 @@ impl Position {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{MoveList, legal_moves};
+
+    #[test]
+    fn halfmove_clock_saturates_instead_of_wrapping() {
+        let mut pos = Position::from_fen("8/8/8/8/8/8/8/K6k w - - 0 1").unwrap();
+        pos.set_clocks(u16::MAX, 1);
+        let mut moves = MoveList::new();
+        legal_moves(&pos, &mut moves);
+        let quiet = moves.iter().copied().next().unwrap();
+        assert_eq!(pos.make_move(quiet).halfmove_clock(), u16::MAX);
+        assert_eq!(pos.make_null_move().halfmove_clock(), u16::MAX);
     }
 }

@@ -78,8 +78,6 @@ const RESIGN_AFTER_MOVES: u32 = 3;
 /// Longest `ping` waits for the search thread to finish a table clear or resize (a table of
 /// many gigabytes takes seconds to clear; a hung thread must not silence the engine).
 const IDLE_WAIT: Duration = Duration::from_secs(20);
-/// Halfmove clocks this large are refused (the board's counter is 16 bits).
-const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
 pub struct Session {
     out: Output,
@@ -384,9 +382,13 @@ impl Session {
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::Memory(mb) => {
-                let mb = clamp_hash_mb(mb);
-                log::info!("hash: {mb} MB");
-                self.worker.set_hash_mb(mb);
+                let size = crate::limits::cap_hash_mb(mb);
+                // Logged, not sent: protocol-1 GUIs (Knights) read any stray line as a move.
+                if let Some(note) = &size.note {
+                    log::warn!("{note}");
+                }
+                log::info!("hash: {} MB", size.mb);
+                self.worker.set_hash_mb(size.mb);
             }
             Command::Cores(n) => {
                 let n = clamp_threads(u64::from(n));
@@ -502,16 +504,7 @@ impl Session {
     }
 
     fn set_board(&mut self, fen: &str) {
-        let position = Position::from_fen(fen).and_then(|pos| {
-            if pos.halfmove_clock() > MAX_HALFMOVE_CLOCK {
-                Err(crate::board::FenError::BadHalfmoveClock(
-                    pos.halfmove_clock().to_string(),
-                ))
-            } else {
-                Ok(pos)
-            }
-        });
-        match position {
+        match Position::from_fen(fen) {
             Ok(pos) => {
                 self.abort_search();
                 self.adopt_position(pos);
@@ -638,7 +631,7 @@ impl Session {
             }
         }
         if undone < plies {
-            self.out.debug("no more moves to take back");
+            log::info!("no more moves to take back");
         }
         self.excluded.clear();
         self.hint = None;
@@ -1146,21 +1139,6 @@ fn base_ms(control: TimeControl) -> i64 {
     }
 }
 
-/// `memory N` is capped by half the available memory (a failed allocation would abort).
-fn clamp_hash_mb(requested: u64) -> usize {
-    let available_mb = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or(4096, |kb| kb / 1024);
-    let cap = (available_mb / 2).clamp(1, 1 << 20);
-    usize::try_from(requested.clamp(1, cap)).unwrap_or(1)
-}
-
 /// `cores N` is capped by the processors this machine has.
 pub fn clamp_threads(requested: u64) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -1207,7 +1185,5 @@ mod tests {
     fn thread_and_hash_caps() {
         assert_eq!(clamp_threads(0), 1);
         assert!(clamp_threads(100_000) >= 1);
-        assert_eq!(clamp_hash_mb(0), 1);
-        assert!(clamp_hash_mb(u64::MAX) >= 1);
     }
 }

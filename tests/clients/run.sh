@@ -20,7 +20,8 @@
 # ENGINE is the built binary (nothing is built here).  Output goes to a fresh temporary
 # folder, removed on success and kept (and named) on failure; IRONWOOD_CLIENTS_KEEP=1 keeps it
 # always.  A part whose programs are missing (xboard, xvfb-run, python3 with python-chess
-# 'pip install chess', fairymax) prints "skipped: PROGRAM not found" and does not fail.
+# 'pip install chess', fairymax) prints "skipped: PROGRAM not found" and does not fail,
+# unless the environment variable CI is set: then it fails (.ci/run installs them all).
 # Every part also fails on an ERROR line in Ironwood's own logs.
 # Exit status: 0 when no part failed, 1 otherwise, 2 for usage errors.
 
@@ -58,6 +59,17 @@ missing() {
             *) have "$p" || { echo "$p"; return; } ;;
         esac
     done
+}
+
+# not_found PART PROGRAM: a skip, or a failure under CI (CI set), which must install everything.
+not_found() {
+    if [ -n "${CI:-}" ]; then
+        echo "== $1: FAIL: $2 not found (CI is set: .ci/run installs it)"
+        record "$1" FAIL "$2 not found (CI is set)"
+    else
+        echo "== $1: skipped: $2 not found"
+        record "$1" skipped "$2 not found"
+    fi
 }
 
 record() {   # record PART STATUS TEXT
@@ -168,8 +180,7 @@ for part in $PARTS; do
     xboard)
         miss=$(missing xboard xvfb-run python3 fairymax)
         if [ -n "$miss" ]; then
-            echo "== xboard: skipped: $miss not found"
-            record xboard skipped "$miss not found"
+            not_found xboard "$miss"
             continue
         fi
         dir=$OUT/xboard
@@ -191,8 +202,7 @@ for part in $PARTS; do
     games)
         miss=$(missing python-chess fairymax)
         if [ -n "$miss" ]; then
-            echo "== games: skipped: $miss not found"
-            record games skipped "$miss not found"
+            not_found games "$miss"
             continue
         fi
         match_part "games-2+0.02" 2+0.02 4
@@ -201,8 +211,7 @@ for part in $PARTS; do
     ponder)
         miss=$(missing python-chess fairymax)
         if [ -n "$miss" ]; then
-            echo "== ponder: skipped: $miss not found"
-            record ponder skipped "$miss not found"
+            not_found ponder "$miss"
             continue
         fi
         match_part ponder 2+0.02 2 1
@@ -210,8 +219,7 @@ for part in $PARTS; do
     analysis)
         miss=$(missing python-chess)
         if [ -n "$miss" ]; then
-            echo "== analysis: skipped: $miss not found"
-            record analysis skipped "$miss not found"
+            not_found analysis "$miss"
             continue
         fi
         dir=$OUT/analysis

@@ -1,0 +1,85 @@
+//! Bounds on the numbers a user can give, shared by the command line and the protocol room so
+//! both refuse or cap the same values with the same words: table size, threads, clocks.
+
+/// The largest transposition table anyone may ask for (1 TB); more is refused outright.
+pub const MAX_HASH_MB: u64 = 1 << 20;
+/// The most search threads anyone may ask for; the protocol caps further at the machine's
+/// processors.
+pub const MAX_THREADS: u64 = 256;
+/// Clocks, time controls and increments above this (30 days) are refused: no game is played
+/// at such controls, and the time arithmetic stays far from overflowing.
+pub const MAX_CLOCK_MS: u64 = 30 * 24 * 3600 * 1000;
+/// Search depths above this are refused (the search clamps to its own maximum anyway).
+pub const MAX_DEPTH: u32 = 1000;
+/// Node rates above this (`nps`) are refused.
+pub const MAX_NPS: u64 = 1_000_000_000;
+/// Moves per session in `level` above this are refused.
+pub const MAX_MOVES_PER_SESSION: u32 = 10_000;
+
+/// Without `/proc/meminfo` the available memory is assumed to be this.
+const ASSUMED_AVAILABLE_MB: u64 = 4096;
+
+/// A table size after the memory cap, with the note to show the user when it was capped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashSize {
+    pub mb: usize,
+    /// Set when the request was lowered.
+    pub note: Option<String>,
+}
+
+/// Caps a table size at half the available memory: a failed allocation would abort the
+/// process. `--hash` and `memory N` both go through here.
+pub fn cap_hash_mb(requested: u64) -> HashSize {
+    cap_hash_mb_with(requested, available_memory_mb())
+}
+
+fn cap_hash_mb_with(requested: u64, available_mb: u64) -> HashSize {
+    let cap = (available_mb / 2).clamp(1, MAX_HASH_MB);
+    let mb = requested.clamp(1, cap);
+    let note = (mb < requested).then(|| {
+        format!(
+            "hash {requested} MB is more than half the available memory ({available_mb} MB); \
+             using {mb} MB"
+        )
+    });
+    HashSize {
+        mb: usize::try_from(mb).unwrap_or(1),
+        note,
+    }
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in MB.
+fn available_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(ASSUMED_AVAILABLE_MB, |kb| kb / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_is_capped_at_half_the_available_memory() {
+        assert_eq!(cap_hash_mb_with(64, 8000).mb, 64);
+        assert_eq!(cap_hash_mb_with(64, 8000).note, None);
+        let capped = cap_hash_mb_with(10_000, 8000);
+        assert_eq!(capped.mb, 4000);
+        assert_eq!(
+            capped.note.as_deref(),
+            Some("hash 10000 MB is more than half the available memory (8000 MB); using 4000 MB")
+        );
+        assert_eq!(cap_hash_mb_with(0, 8000).mb, 1);
+        assert_eq!(cap_hash_mb_with(u64::MAX, 1).mb, 1);
+        assert_eq!(
+            cap_hash_mb_with(u64::MAX, u64::MAX).mb,
+            MAX_HASH_MB as usize
+        );
+    }
+}
