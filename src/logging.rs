@@ -156,8 +156,9 @@ static LOGGER: OnceLock<FileLogger> = OnceLock::new();
 static FAILED: AtomicBool = AtomicBool::new(false);
 static FAILURE: Mutex<Option<String>> = Mutex::new(None);
 
-/// Opens this process's first log file and installs the logger. Never fails: without a file
-/// the engine plays on, the returned warning says why, and the logger tries again now and then.
+/// Opens this process's first log file and installs the logger; level `off` opens none. Never
+/// fails: without a file the engine plays on, the returned warning says why, and the logger
+/// tries again now and then.
 pub fn init(settings: &LogSettings) -> LogSetup {
     let dir = log_dir(settings.dir.as_deref());
     let (filter, level_text) = match (settings.level, std::env::var("RUST_LOG")) {
@@ -170,6 +171,9 @@ pub fn init(settings: &LogSettings) -> LogSetup {
         (None, _) => (LogLevel::Debug.filter(), "debug (default)".to_string()),
     };
     let max_level = filter.filter();
+    if max_level == log::LevelFilter::Off {
+        return LogSetup::default();
+    }
     let context = format!(
         "command line {:?}; log level {level_text}",
         std::env::args().collect::<Vec<_>>()

@@ -463,3 +463,14 @@ fn protocol_level_logs_every_protocol_line_but_thinking() {
         assert_eq!(logged(&text, "] << "), talk.sent, "{extra:?} {env:?}");
     }
 }
+
+#[test]
+fn log_level_off_writes_no_file() {
+    let (mut engine, dir) = start(&["--log-level", "off"], &[]);
+    let mut talk = Talk::new();
+    talk.handshake(&mut engine);
+    talk.self_play(&mut engine, 2);
+    talk.quit(&mut engine);
+    assert!(all_logs(&dir).is_empty(), "{:?}", all_logs(&dir));
+    assert!(!talk.received.iter().any(|l| l.starts_with('#')));
+}
