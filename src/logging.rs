@@ -441,7 +441,12 @@ impl Sink {
                 self.dir.display()
             ),
         );
-        file.write_all(header.as_bytes())?;
+        if let Err(e) = file.write_all(header.as_bytes()) {
+            // A full disk: leave no empty file behind for every retry.
+            drop(file);
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
         let size = file.metadata().map_or(header.len() as u64, |m| m.len());
         Ok(OpenFile {
             file,
