@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MB, MIN_FILE_BYTES};
+use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
 
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
@@ -37,7 +37,6 @@ pub const DEFAULT_HASH_MB: usize = 64;
 pub const DEFAULT_EPD_MS: u64 = 1000;
 const MAX_HASH_MB: usize = 1 << 20;
 const MAX_THREADS: usize = 256;
-const MAX_LOG_MB: u64 = 1 << 20;
 
 /// Options that apply to every mode.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -20,6 +20,8 @@ pub const THINKING_TARGET: &str = "ironwood::thinking";
 pub const MB: u64 = 1 << 20;
 pub const DEFAULT_FILE_MB: u64 = 10;
 pub const DEFAULT_KEEP_MB: u64 = 100;
+/// Largest size limit and budget, in MB (a terabyte).
+pub const MAX_LOG_MB: u64 = 1 << 20;
 /// A file smaller than this could not hold its own header and one line.
 pub const MIN_FILE_BYTES: u64 = 1024;
 /// How often the open file is checked to be still in the folder (a deleted or moved file

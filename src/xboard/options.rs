@@ -2,15 +2,13 @@
 //! `option NAME=VALUE`: time margin, resignation, log size limits, and one switch per search
 //! technique.
 
-use crate::logging::{LogLimits, MB};
+use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
-/// Largest `Log Max MB` and `Log Keep MB` (a terabyte).
-const MAX_LOG_MB: u64 = 1 << 20;
 
 /// Current values of every option.
 #[derive(Clone, Debug)]
