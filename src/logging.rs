@@ -178,7 +178,9 @@ pub fn init(settings: &LogSettings) -> LogSetup {
     }
     let context = format!(
         "command line {:?}; log level {level_text}",
-        std::env::args().collect::<Vec<_>>()
+        std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
     );
     let mut sink = Sink {
         dir,
