@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
+use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
 use crate::xboard::options::MAX_MOVE_OVERHEAD_MS;
 
 pub const USAGE: &str = "\
@@ -26,6 +27,10 @@ Options:
   --threads N          search threads (default 1)
   --move-overhead MS   time kept back per move for GUI/pipe lag (default 30)
   --log-dir DIR        folder for log files (default: $IRONWOOD_LOG_DIR, else ./logs)
+  --log-max-mb MB      a log file rolls over to the next number at this size (default 10)
+  --log-keep-mb MB     the oldest log files are deleted beyond this total (default 100)
+  --log-level LEVEL    off, error, warn, info, protocol (all but thinking lines), debug
+                       (default: $RUST_LOG if set, else debug), trace
   -h, --help           this text
   -V, --version        the version
 ";
@@ -42,6 +47,9 @@ pub struct GlobalOptions {
     pub threads: Option<usize>,
     pub move_overhead_ms: Option<u64>,
     pub log_dir: Option<PathBuf>,
+    pub log_level: Option<LogLevel>,
+    pub log_max_bytes: Option<u64>,
+    pub log_keep_bytes: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +100,19 @@ fn split_option(arg: &str) -> (&str, Option<&str>) {
         Some((name, value)) if name.starts_with("--") => (name, Some(value)),
         _ => (arg, None),
     }
+}
+
+/// A size in megabytes (fractions allowed) as bytes, at least `min_bytes`.
+fn megabytes(option: &str, value: &str, min_bytes: u64) -> Result<u64, CliError> {
+    let mb: f64 = number(option, value)?;
+    let max_mb = MAX_LOG_MB as f64;
+    let min_mb = min_bytes as f64 / MB as f64;
+    if !(min_mb..=max_mb).contains(&mb) {
+        return Err(CliError(format!(
+            "{option} must be {min_mb} to {max_mb} (megabytes)"
+        )));
+    }
+    Ok((mb * MB as f64).round() as u64)
 }
 
 fn number<T: std::str::FromStr>(option: &str, value: &str) -> Result<T, CliError> {
@@ -165,6 +186,23 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                     return Err(CliError("--log-dir needs a folder".to_string()));
                 }
                 options.log_dir = Some(PathBuf::from(dir));
+            }
+            "--log-level" => {
+                let text = value(name, inline, args, &mut i)?;
+                let level = text.parse().map_err(|_| {
+                    CliError(format!(
+                        "--log-level: `{text}` is not one of {LOG_LEVEL_NAMES}"
+                    ))
+                })?;
+                options.log_level = Some(level);
+            }
+            "--log-max-mb" => {
+                let text = value(name, inline, args, &mut i)?;
+                options.log_max_bytes = Some(megabytes(name, text, MIN_FILE_BYTES)?);
+            }
+            "--log-keep-mb" => {
+                let text = value(name, inline, args, &mut i)?;
+                options.log_keep_bytes = Some(megabytes(name, text, MIN_FILE_BYTES)?);
             }
             _ => rest.push(arg.to_string()),
         }
@@ -294,6 +332,10 @@ mod tests {
         assert_eq!(c.options.move_overhead_ms, Some(50));
         assert_eq!(c.options.log_dir, Some(PathBuf::from("/tmp/x")));
         assert_eq!(cli("--hash=32").unwrap().options.hash_mb, Some(32));
+        let c = cli("--log-max-mb 0.5 --log-keep-mb=3 --log-level protocol").unwrap();
+        assert_eq!(c.options.log_max_bytes, Some(MB / 2));
+        assert_eq!(c.options.log_keep_bytes, Some(3 * MB));
+        assert_eq!(c.options.log_level, Some(LogLevel::Protocol));
     }
 
     #[test]
@@ -378,6 +420,13 @@ mod tests {
             "epd f g",
             "frobnicate",
             "--log-dir=",
+            "--log-level loud",
+            "--log-level",
+            "--log-max-mb 0",
+            "--log-max-mb -1",
+            "--log-max-mb NaN",
+            "--log-max-mb inf",
+            "--log-keep-mb 0.0001",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

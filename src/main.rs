@@ -41,12 +41,22 @@ fn main() {
                 );
                 eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
             }
-            let log = logging::init(options.log_dir.as_deref());
+            let defaults = logging::LogLimits::default();
+            let log_limits = logging::LogLimits {
+                file_bytes: options.log_max_bytes.unwrap_or(defaults.file_bytes),
+                keep_bytes: options.log_keep_bytes.unwrap_or(defaults.keep_bytes),
+            };
+            let log = logging::init(&logging::LogSettings {
+                dir: options.log_dir.clone(),
+                level: options.log_level,
+                limits: log_limits,
+            });
             ironwood::xboard::run(SessionConfig {
                 hash_mb: hash_mb.unwrap_or(DEFAULT_HASH_MB),
                 threads,
                 move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
                 startup_warning: log.warning,
+                log_limits,
             });
             0
         }

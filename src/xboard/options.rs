@@ -1,6 +1,8 @@
 //! The engine-defined options announced with `feature option="..."` and set with
-//! `option NAME=VALUE`: time margin, resignation, and one switch per search technique.
+//! `option NAME=VALUE`: time margin, resignation, log size limits, and one switch per search
+//! technique.
 
+use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
@@ -16,6 +18,7 @@ pub struct EngineOptions {
     /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
     pub resign: bool,
     pub resign_threshold: i32,
+    pub log_limits: LogLimits,
     pub search: SearchFeatures,
 }
 
@@ -25,6 +28,7 @@ impl Default for EngineOptions {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             resign: false,
             resign_threshold: DEFAULT_RESIGN_THRESHOLD,
+            log_limits: LogLimits::default(),
             search: SearchFeatures::default(),
         }
     }
@@ -37,6 +41,8 @@ pub enum OptionEffect {
     ClearHash,
     /// Hand the new `SearchFeatures` to the search worker.
     SearchFeatures,
+    /// Hand the new `log_limits` to the logger.
+    LogLimits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +92,11 @@ fn parse_check(value: &str) -> Option<bool> {
     }
 }
 
+/// A byte count as whole megabytes for a spin (at least 1: `--log-max-mb` may give less).
+fn whole_mb(bytes: u64) -> u64 {
+    ((bytes + MB / 2) / MB).max(1)
+}
+
 fn parse_spin(value: &str, low: i64, high: i64) -> Option<i64> {
     value.trim().parse::<i64>().ok().map(|v| v.clamp(low, high))
 }
@@ -105,6 +116,14 @@ impl EngineOptions {
                 self.resign_threshold, RESIGN_THRESHOLD_RANGE.0, RESIGN_THRESHOLD_RANGE.1
             ),
             "Clear Hash -button".to_string(),
+            format!(
+                "Log Max MB -spin {} 1 {MAX_LOG_MB}",
+                whole_mb(self.log_limits.file_bytes)
+            ),
+            format!(
+                "Log Keep MB -spin {} 1 {MAX_LOG_MB}",
+                whole_mb(self.log_limits.keep_bytes)
+            ),
         ];
         let mut features = self.search;
         for (name, get) in SWITCHES {
@@ -149,6 +168,15 @@ impl EngineOptions {
                 Ok(OptionEffect::Nothing)
             }
             "Clear Hash" => Ok(OptionEffect::ClearHash),
+            "Log Max MB" | "Log Keep MB" => {
+                let mb = parse_spin(value, 1, MAX_LOG_MB as i64).ok_or_else(bad)? as u64;
+                if name == "Log Max MB" {
+                    self.log_limits.file_bytes = mb * MB;
+                } else {
+                    self.log_limits.keep_bytes = mb * MB;
+                }
+                Ok(OptionEffect::LogLimits)
+            }
             "IID" => {
                 let (_, mode) = IID_CHOICES
                     .iter()
@@ -180,6 +208,8 @@ mod tests {
         assert!(features.contains(&"Move Overhead -spin 30 0 5000".to_string()));
         assert!(features.contains(&"IID -combo *Classic /// SelfDeepening /// Off".to_string()));
         assert!(features.contains(&"Null Move -check 1".to_string()));
+        assert!(features.contains(&"Log Max MB -spin 10 1 1048576".to_string()));
+        assert!(features.contains(&"Log Keep MB -spin 100 1 1048576".to_string()));
         // Written out by hand, not derived from SWITCHES: adding, losing or renaming an
         // option must show up here.
         let names: Vec<&str> = features
@@ -192,6 +222,8 @@ mod tests {
                 "Move Overhead",
                 "Resign",
                 "Resign Threshold",
+                "Log Max MB",
+                "Log Keep MB",
                 "Clear Hash",
                 "Null Move",
                 "Late Move Reductions",
@@ -227,6 +259,19 @@ mod tests {
         assert_eq!(options.set("Clear Hash", None), Ok(OptionEffect::ClearHash));
         options.set("Resign", Some("1")).unwrap();
         assert!(options.resign);
+        assert_eq!(
+            options.set("Log Max MB", Some("3")),
+            Ok(OptionEffect::LogLimits)
+        );
+        options.set("Log Keep MB", Some("0")).unwrap();
+        assert_eq!(
+            options.log_limits,
+            LogLimits {
+                file_bytes: 3 * MB,
+                keep_bytes: MB
+            }
+        );
+        assert!(options.set("Log Max MB", Some("ten")).is_err());
     }
 
     #[test]

@@ -25,11 +25,24 @@ impl Output {
     /// second, bogus line, so they become spaces. Write errors (the GUI is gone) are logged
     /// and otherwise ignored; stdin's end will stop the engine.
     pub fn line(&self, text: &str) {
+        self.write(text, false);
+    }
+
+    /// A thinking line: logged under its own target, which `--log-level protocol` leaves out.
+    pub fn thinking(&self, text: &str) {
+        self.write(text, true);
+    }
+
+    fn write(&self, text: &str, thinking: bool) {
         let clean: String = text
             .chars()
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
             .collect();
-        log::debug!(">> {clean}");
+        if thinking {
+            log::debug!(target: crate::logging::THINKING_TARGET, ">> {clean}");
+        } else {
+            log::debug!(">> {clean}");
+        }
         let mut sink = match self.sink.lock() {
             Ok(sink) => sink,
             Err(poisoned) => poisoned.into_inner(),

@@ -13,6 +13,7 @@ use crate::board::{
     Color, Move, MoveList, Piece, PieceKind, Position, Square, is_legal, legal_moves, parse_move,
 };
 use crate::game::{Game, Outcome};
+use crate::logging::{self, LogLimits};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{SearchInfo, SearchLimits, SearchOutcome, TimeBudget, TimeControl, mate_moves};
 
@@ -56,6 +57,8 @@ pub struct SessionConfig {
     pub move_overhead_ms: u64,
     /// Said once as a `#` line after the handshake (e.g. the log folder is not writable).
     pub startup_warning: Option<String>,
+    /// The log's size limits, shown and changed as options.
+    pub log_limits: LogLimits,
 }
 
 /// The board being built in `edit` mode.
@@ -129,6 +132,7 @@ impl Session {
     pub fn new(worker: SearchWorker, out: Output, config: SessionConfig) -> Session {
         let options = EngineOptions {
             move_overhead_ms: config.move_overhead_ms,
+            log_limits: config.log_limits,
             ..EngineOptions::default()
         };
         let time_control = TimeControl::default();
@@ -194,6 +198,10 @@ impl Session {
             for token in std::mem::take(&mut self.pending_pongs) {
                 self.out.line(&format!("pong {token}"));
             }
+        }
+        // The log folder failed mid-game: said once, like the start-up warning.
+        if let Some(warning) = logging::take_failure() {
+            self.out.debug(&warning);
         }
         flow
     }
@@ -402,6 +410,7 @@ impl Session {
                 Ok(OptionEffect::Nothing) => {}
                 Ok(OptionEffect::ClearHash) => self.worker.clear(),
                 Ok(OptionEffect::SearchFeatures) => self.worker.set_features(self.options.search),
+                Ok(OptionEffect::LogLimits) => logging::set_limits(self.options.log_limits),
                 Err(error) => self.out.line(&printable(&error.reply())),
             },
             Command::Exclude(selection) => self.exclude(selection, true),
@@ -912,7 +921,7 @@ impl Session {
         };
         let mut pv: Vec<String> = expected.iter().map(Move::to_string).collect();
         pv.extend(info.pv.iter().map(Move::to_string));
-        self.out.line(&format!(
+        self.out.thinking(&format!(
             "{} {} {} {} {}",
             info.depth,
             protocol_score(info.score),

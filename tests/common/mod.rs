@@ -61,10 +61,16 @@ impl Engine {
     }
 
     pub fn start_with(args: &[String], log_dir: PathBuf) -> Engine {
+        Engine::start_with_env(args, &[], log_dir)
+    }
+
+    /// Like `start_with`, with extra environment variables for the engine.
+    pub fn start_with_env(args: &[String], env: &[(&str, &str)], log_dir: PathBuf) -> Engine {
         let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
             .map_or_else(|_| Stdio::null(), Stdio::from);
         let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
