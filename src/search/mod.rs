@@ -5,6 +5,7 @@
 pub mod alphabeta;
 pub mod ordering;
 pub mod score;
+mod stack;
 pub mod time;
 pub mod tt;
 pub mod worker;

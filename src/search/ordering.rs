@@ -6,8 +6,6 @@ use crate::board::attacks::{bishop_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
 
-use super::score::MAX_PLY;
-
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
@@ -16,9 +14,9 @@ const COUNTER_MOVE: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 const HISTORY_MAX: i32 = 16_384;
 
-/// Per-thread ordering memory: killers by ply, history by side/from/to, counter moves.
+/// Per-thread ordering memory: history by side/from/to, counter moves. (Killers live in the
+/// per-ply frames.)
 pub struct OrderingTables {
-    pub killers: [[Move; 2]; MAX_PLY + 4],
     history: Vec<i32>,
     counter: Vec<Move>,
 }
@@ -26,7 +24,6 @@ pub struct OrderingTables {
 impl Default for OrderingTables {
     fn default() -> Self {
         OrderingTables {
-            killers: [[Move::NULL; 2]; MAX_PLY + 4],
             history: vec![0; 2 * 64 * 64],
             counter: vec![Move::NULL; 64 * 64],
         }
@@ -52,14 +49,6 @@ impl OrderingTables {
         let entry = &mut self.history[Self::history_index(side, m)];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
-    pub fn add_killer(&mut self, ply: usize, m: Move) {
-        let slot = &mut self.killers[ply];
-        if slot[0] != m {
-            slot[1] = slot[0];
-            slot[0] = m;
-        }
     }
 
     pub fn set_counter(&mut self, previous: Move, m: Move) {
@@ -177,11 +166,10 @@ pub fn score_moves(
     scores: &mut [i32],
     hash_move: Move,
     tables: &OrderingTables,
-    ply: usize,
+    killers: [Move; 2],
     previous: Move,
 ) {
     let side = pos.side_to_move();
-    let killers = tables.killers[ply];
     let counter = tables.counter(previous);
     for (i, &m) in list.iter().enumerate() {
         scores[i] = if m == hash_move {
