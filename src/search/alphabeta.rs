@@ -5,10 +5,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, MoveList, PieceKind, Position, legal_captures, legal_moves};
+use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::eval::evaluate;
 
-use super::ordering::{OrderingTables, pick_next, piece_value, score_moves, see_at_least};
+use super::ordering::{OrderingTables, piece_value, score_moves, see_at_least};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
 use super::stack::SearchStack;
 use super::tt::{Bound, TranspositionTable};
@@ -663,37 +663,20 @@ impl<'a> ThreadSearch<'a> {
             frame.cut_node,
             frame.tt_move,
         );
-        let mut list = MoveList::new();
-        legal_moves(pos, &mut list);
-
-        // Step 9. No legal move: mate or stalemate.
-        if list.is_empty() {
-            return (
-                if in_check { -MATE + ply as i32 } else { DRAW },
-                (Move::NULL, true),
-            );
-        }
-
         let previous = self.stack[ply.saturating_sub(1)].current_move;
-        let mut scores = [0i32; 256];
-        score_moves(
-            pos,
-            &list,
-            &mut scores,
-            tt_move,
-            &self.tables,
-            self.stack[ply].killers,
-            previous,
-        );
+        let frame = &mut self.stack[ply];
+        let killers = frame.killers;
+        frame.picker.reset_main(tt_move, killers, previous);
+        frame.quiet_count = 0;
 
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut proven_at_full_depth = false;
         let mut searched = 0;
-        self.stack[ply].quiet_count = 0;
+        let mut moves_seen = 0;
 
-        for index in 0..list.len() {
-            let m = pick_next(&mut list, &mut scores, index);
+        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+            moves_seen += 1;
             if m == self.stack[ply].excluded_move {
                 continue;
             }
@@ -828,6 +811,14 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
+        // Step 9. No legal move: mate or stalemate.
+        if moves_seen == 0 {
+            return (
+                if in_check { -MATE + ply as i32 } else { DRAW },
+                (Move::NULL, true),
+            );
+        }
+
         if depth == full_depth {
             proven_at_full_depth = true;
         }
@@ -874,14 +865,9 @@ impl<'a> ThreadSearch<'a> {
 
         // Q2. Stand pat, unless in check (then every evasion is searched).
         let in_check = pos.in_check();
-        let mut list = MoveList::new();
         let stand_pat;
         let mut best;
         if in_check {
-            legal_moves(pos, &mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
             stand_pat = -INFINITY;
             best = -INFINITY;
         } else {
@@ -891,23 +877,16 @@ impl<'a> ThreadSearch<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            legal_captures(pos, &mut list);
         }
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
-        let mut scores = [0i32; 256];
-        score_moves(
-            pos,
-            &list,
-            &mut scores,
-            tt_move,
-            &self.tables,
-            self.stack[ply].killers,
-            Move::NULL,
-        );
+        let frame = &mut self.stack[ply];
+        let killers = frame.killers;
+        frame.picker.reset_quiescence(tt_move, in_check, killers);
         let mut best_move = Move::NULL;
-        for index in 0..list.len() {
-            let m = pick_next(&mut list, &mut scores, index);
+        let mut moves_seen = 0;
+        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+            moves_seen += 1;
             if !in_check {
                 // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
@@ -946,6 +925,9 @@ impl<'a> ThreadSearch<'a> {
                     }
                 }
             }
+        }
+        if in_check && moves_seen == 0 {
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod ordering;
+mod picker;
 pub mod score;
 mod stack;
 pub mod time;

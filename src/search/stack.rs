@@ -7,6 +7,7 @@ use std::ops::{Index, IndexMut};
 
 use crate::board::{Move, Piece};
 
+use super::picker::MovePicker;
 use super::score::MAX_PLY;
 
 /// Frames beyond `MAX_PLY`: a node at the last ply still writes its own frame and reads two
@@ -41,6 +42,8 @@ pub struct Frame {
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
+    /// Hands out the node's moves in order.
+    pub picker: MovePicker,
     /// Triangular principal variation: `pv[ply..pv_len]` is this node's best line.
     pub pv: [Move; MAX_PLY + 1],
     pub pv_len: usize,
@@ -61,6 +64,7 @@ impl Default for Frame {
             reduction: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
+            picker: MovePicker::default(),
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
         }
