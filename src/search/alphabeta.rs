@@ -666,7 +666,9 @@ impl<'a> ThreadSearch<'a> {
         let previous = self.stack[ply.saturating_sub(1)].current_move;
         let frame = &mut self.stack[ply];
         let killers = frame.killers;
-        frame.picker.reset_main(tt_move, killers, previous);
+        frame
+            .picker
+            .reset_main(tt_move, killers, self.tables.counter(previous));
         frame.quiet_count = 0;
 
         let mut best = -INFINITY;
@@ -881,8 +883,12 @@ impl<'a> ThreadSearch<'a> {
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
         let frame = &mut self.stack[ply];
-        let killers = frame.killers;
-        frame.picker.reset_quiescence(tt_move, in_check, killers);
+        if in_check {
+            let killers = frame.killers;
+            frame.picker.reset_main(tt_move, killers, Move::NULL);
+        } else {
+            frame.picker.reset_quiescence(tt_move);
+        }
         let mut best_move = Move::NULL;
         let mut moves_seen = 0;
         while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {

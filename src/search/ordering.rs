@@ -195,20 +195,6 @@ pub fn score_moves(
     }
 }
 
-/// Swaps the best remaining move into slot `index` and returns it.
-#[inline]
-pub fn pick_next(list: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
-    let mut best = index;
-    for j in index + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    list.swap(index, best);
-    scores.swap(index, best);
-    list.get(index)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,94 +1,389 @@
-//! The move picker: hands a node its moves one at a time, best first, so a cutoff on an early
-//! move never pays for ordering the rest.
+//! The staged move picker: hands a node its moves one at a time, generating them only when
+//! the node gets that far. Main search: the TT move (tested on its own, before any
+//! generation), captures winning or holding material by SEE (by victim, then attacker), the
+//! killers and the counter move, quiet moves by history, then losing captures and
+//! underpromotions. Quiescence: the TT move, then the captures that hold material by SEE.
 
-use crate::board::{Move, MoveList, Position, legal_captures, legal_moves};
+use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
-use super::ordering::{OrderingTables, pick_next, score_moves};
+use super::ordering::{OrderingTables, mvv_lva, see_at_least};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
-    Generate,
-    Pick,
+    TtMove,
+    GenerateCaptures,
+    GoodCaptures,
+    FirstKiller,
+    SecondKiller,
+    CounterMove,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    QuiescenceTtMove,
+    QuiescenceGenerate,
+    QuiescenceCaptures,
     Done,
+}
+
+/// Ties between equal scores go to the move generated first: the generation index sits in the
+/// low bits of every sort key, so the order does not depend on how the list was shuffled by
+/// earlier picks (nor on which stage generated the move).
+#[inline]
+fn sort_key(score: i32, index: usize) -> i32 {
+    score * 256 + (255 - index as i32)
 }
 
 #[derive(Clone)]
 pub struct MovePicker {
     stage: Stage,
-    /// Quiescence outside check: captures and queen promotions only.
-    captures_only: bool,
     tt_move: Move,
     killers: [Move; 2],
-    /// The move that led here, whose counter move is tried early.
-    previous: Move,
+    counter: Move,
+    /// The stage's moves and their sort keys; `moves[next..end]` are still to be handed out.
     moves: MoveList,
-    scores: [i32; 256],
+    keys: [i32; 256],
     next: usize,
+    end: usize,
+    /// Losing captures and underpromotions, kept for the last stage.
+    bad: MoveList,
+    bad_keys: [i32; 256],
 }
 
 impl Default for MovePicker {
     fn default() -> Self {
         MovePicker {
             stage: Stage::Done,
-            captures_only: false,
             tt_move: Move::NULL,
             killers: [Move::NULL; 2],
-            previous: Move::NULL,
+            counter: Move::NULL,
             moves: MoveList::new(),
-            scores: [0; 256],
+            keys: [0; 256],
             next: 0,
+            end: 0,
+            bad: MoveList::new(),
+            bad_keys: [0; 256],
         }
     }
 }
 
 impl MovePicker {
-    /// Starts over for a main-search node.
-    pub fn reset_main(&mut self, tt_move: Move, killers: [Move; 2], previous: Move) {
-        self.stage = Stage::Generate;
-        self.captures_only = false;
+    /// Starts over for a main-search node (also quiescence in check: every evasion).
+    pub fn reset_main(&mut self, tt_move: Move, killers: [Move; 2], counter: Move) {
+        self.stage = Stage::TtMove;
         self.tt_move = tt_move;
         self.killers = killers;
-        self.previous = previous;
+        self.counter = counter;
+        self.bad.clear();
     }
 
-    /// Starts over for a quiescence node: every evasion in check, else the captures.
-    pub fn reset_quiescence(&mut self, tt_move: Move, in_check: bool, killers: [Move; 2]) {
-        self.reset_main(tt_move, killers, Move::NULL);
-        self.captures_only = !in_check;
+    /// Starts over for a quiescence node out of check: only captures and queen promotions,
+    /// and of those only the ones SEE does not expect to lose material (the TT move excepted).
+    pub fn reset_quiescence(&mut self, tt_move: Move) {
+        self.stage = Stage::QuiescenceTtMove;
+        self.tt_move = tt_move;
     }
 
     /// The next move, or `None` when every move has been handed out.
     pub fn next(&mut self, pos: &Position, tables: &OrderingTables) -> Option<Move> {
         loop {
             match self.stage {
-                Stage::Generate => {
-                    if self.captures_only {
-                        legal_captures(pos, &mut self.moves);
-                    } else {
-                        legal_moves(pos, &mut self.moves);
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    if is_playable(pos, self.tt_move) {
+                        return Some(self.tt_move);
                     }
-                    score_moves(
-                        pos,
-                        &self.moves,
-                        &mut self.scores,
-                        self.tt_move,
-                        tables,
-                        self.killers,
-                        self.previous,
-                    );
-                    self.next = 0;
-                    self.stage = Stage::Pick;
+                    self.tt_move = Move::NULL;
                 }
-                Stage::Pick => {
-                    if self.next == self.moves.len() {
-                        self.stage = Stage::Done;
-                        return None;
+                Stage::GenerateCaptures | Stage::QuiescenceGenerate => {
+                    legal_captures(pos, &mut self.moves);
+                    for (i, &m) in self.moves.iter().enumerate() {
+                        self.keys[i] = sort_key(mvv_lva(pos, m), i);
                     }
-                    let m = pick_next(&mut self.moves, &mut self.scores, self.next);
-                    self.next += 1;
-                    return Some(m);
+                    self.next = 0;
+                    self.end = self.moves.len();
+                    self.stage = if self.stage == Stage::GenerateCaptures {
+                        Stage::GoodCaptures
+                    } else {
+                        Stage::QuiescenceCaptures
+                    };
+                }
+                Stage::GoodCaptures | Stage::QuiescenceCaptures => {
+                    while let Some((m, key)) = self.pick() {
+                        if m == self.tt_move {
+                            continue;
+                        }
+                        if see_at_least(pos, m, 0) {
+                            return Some(m);
+                        }
+                        if self.stage == Stage::GoodCaptures {
+                            self.keep_bad(m, key);
+                        }
+                    }
+                    self.stage = if self.stage == Stage::GoodCaptures {
+                        Stage::FirstKiller
+                    } else {
+                        Stage::Done
+                    };
+                }
+                Stage::FirstKiller => {
+                    self.stage = Stage::SecondKiller;
+                    let m = self.killers[0];
+                    if self.is_quiet_candidate(pos, m) {
+                        return Some(m);
+                    }
+                }
+                Stage::SecondKiller => {
+                    self.stage = Stage::CounterMove;
+                    let m = self.killers[1];
+                    if m != self.killers[0] && self.is_quiet_candidate(pos, m) {
+                        return Some(m);
+                    }
+                }
+                Stage::CounterMove => {
+                    self.stage = Stage::GenerateQuiets;
+                    let m = self.counter;
+                    if !self.killers.contains(&m) && self.is_quiet_candidate(pos, m) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(pos, tables);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if let Some((m, _)) = self.pick() {
+                        return Some(m);
+                    }
+                    std::mem::swap(&mut self.moves, &mut self.bad);
+                    std::mem::swap(&mut self.keys, &mut self.bad_keys);
+                    self.next = 0;
+                    self.end = self.moves.len();
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if let Some((m, _)) = self.pick() {
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::QuiescenceTtMove => {
+                    self.stage = Stage::QuiescenceGenerate;
+                    let m = self.tt_move;
+                    if m.is_tactical()
+                        && m.promotion().is_none_or(|k| k == PieceKind::Queen)
+                        && is_playable(pos, m)
+                    {
+                        return Some(m);
+                    }
+                    self.tt_move = Move::NULL;
                 }
                 Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Swaps the remaining move with the highest key to the front and hands it out.
+    #[inline]
+    fn pick(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.end {
+            return None;
+        }
+        let mut best = self.next;
+        for j in self.next + 1..self.end {
+            if self.keys[j] > self.keys[best] {
+                best = j;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.keys.swap(self.next, best);
+        let picked = (self.moves.get(self.next), self.keys[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+
+    fn keep_bad(&mut self, m: Move, key: i32) {
+        self.bad_keys[self.bad.len()] = key;
+        self.bad.push(m);
+    }
+
+    /// A killer or counter move still to be tried: quiet, not the TT move, playable here.
+    fn is_quiet_candidate(&self, pos: &Position, m: Move) -> bool {
+        !m.is_null() && !m.is_tactical() && m != self.tt_move && is_playable(pos, m)
+    }
+
+    /// Generates every move and keeps the quiet ones not yet handed out, scored by history;
+    /// underpromotions join the losing captures (captures and queen promotions were
+    /// generated before).
+    fn generate_quiets(&mut self, pos: &Position, tables: &OrderingTables) {
+        legal_moves(pos, &mut self.moves);
+        let side = pos.side_to_move();
+        let mut kept = 0;
+        for i in 0..self.moves.len() {
+            let m = self.moves.get(i);
+            if m.is_tactical() {
+                if m.promotion().is_some_and(|k| k != PieceKind::Queen) && m != self.tt_move {
+                    self.keep_bad(m, sort_key(mvv_lva(pos, m), i));
+                }
+                continue;
+            }
+            if m == self.tt_move || self.killers.contains(&m) || m == self.counter {
+                continue;
+            }
+            self.keys[kept] = sort_key(tables.history(side, m), i);
+            self.moves.swap(kept, i);
+            kept += 1;
+        }
+        self.next = 0;
+        self.end = kept;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::perft::parse_perft_line;
+
+    const SUITE: &str = include_str!("../../tests/data/perft.epd");
+
+    fn suite() -> Vec<Position> {
+        SUITE
+            .lines()
+            .filter_map(parse_perft_line)
+            .map(|case| Position::from_fen(&case.fen).unwrap())
+            .collect()
+    }
+
+    fn all_moves(pos: &Position) -> Vec<Move> {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        list.iter().copied().collect()
+    }
+
+    fn drain(picker: &mut MovePicker, pos: &Position, tables: &OrderingTables) -> Vec<Move> {
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(pos, tables) {
+            out.push(m);
+        }
+        assert_eq!(
+            picker.next(pos, tables),
+            None,
+            "a finished picker stays finished"
+        );
+        out
+    }
+
+    /// Which stage a move of the main order belongs to, ranked; later stages rank higher.
+    fn rank(pos: &Position, m: Move, tt: Move, killers: [Move; 2], counter: Move) -> u8 {
+        let underpromotion = m.promotion().is_some_and(|k| k != PieceKind::Queen);
+        if m == tt {
+            0
+        } else if m.is_tactical() && !underpromotion && see_at_least(pos, m, 0) {
+            1
+        } else if m.is_tactical() {
+            5
+        } else if m == killers[0] || m == killers[1] {
+            2
+        } else if m == counter {
+            3
+        } else {
+            4
+        }
+    }
+
+    #[test]
+    fn main_order_hands_out_every_legal_move_once_in_stage_order() {
+        let positions = suite();
+        let mut tables = OrderingTables::default();
+        let mut checked = 0;
+        for (n, pos) in positions.iter().enumerate() {
+            let moves = all_moves(pos);
+            let side = pos.side_to_move();
+            for (i, &m) in moves.iter().enumerate() {
+                tables.update_history(side, m, (i as i32 * 37 % 11 - 5) * 100);
+            }
+            // Hints from this position (playable) and from another one (mostly not).
+            let foreign = all_moves(&positions[(n + 1) % positions.len()]);
+            let pick = |list: &[Move], k: usize| list.get(k % list.len().max(1)).copied();
+            for k in 0..6 {
+                let tt = if k % 3 == 2 {
+                    pick(&foreign, k)
+                } else {
+                    pick(&moves, k * 7)
+                }
+                .unwrap_or(Move::NULL);
+                let killers = [
+                    pick(&moves, k * 5 + 1).unwrap_or(Move::NULL),
+                    pick(&foreign, k * 3).unwrap_or(Move::NULL),
+                ];
+                let counter = pick(&moves, k * 11 + 3).unwrap_or(Move::NULL);
+                let mut picker = MovePicker::default();
+                picker.reset_main(tt, killers, counter);
+                let order = drain(&mut picker, pos, &tables);
+
+                let mut sorted_order = order.clone();
+                sorted_order.sort_by_key(|m| m.raw());
+                let mut sorted_moves = moves.clone();
+                sorted_moves.sort_by_key(|m| m.raw());
+                assert_eq!(sorted_order, sorted_moves, "{}", pos.to_fen());
+
+                let quiet_hint = |m: Move| !m.is_tactical();
+                let killers = killers.map(|m| if quiet_hint(m) { m } else { Move::NULL });
+                let counter = if quiet_hint(counter) {
+                    counter
+                } else {
+                    Move::NULL
+                };
+                let ranks: Vec<u8> = order
+                    .iter()
+                    .map(|&m| rank(pos, m, tt, killers, counter))
+                    .collect();
+                assert!(ranks.is_sorted(), "{} {:?}", pos.to_fen(), order);
+                for pair in order.windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    let ra = rank(pos, a, tt, killers, counter);
+                    if ra == rank(pos, b, tt, killers, counter) {
+                        match ra {
+                            1 | 5 => assert!(mvv_lva(pos, a) >= mvv_lva(pos, b)),
+                            4 => assert!(tables.history(side, a) >= tables.history(side, b)),
+                            _ => {}
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn quiescence_hands_out_the_tt_move_then_captures_that_hold_material() {
+        let tables = OrderingTables::default();
+        for pos in suite().iter().filter(|p| !p.in_check()) {
+            let mut captures = MoveList::new();
+            legal_captures(pos, &mut captures);
+            let moves = all_moves(pos);
+            for tt in [
+                Move::NULL,
+                moves[0],
+                captures.iter().next().copied().unwrap_or(moves[1]),
+            ] {
+                let mut picker = MovePicker::default();
+                picker.reset_quiescence(tt);
+                let order = drain(&mut picker, pos, &tables);
+                let tt_searched = captures.contains(tt);
+                let mut expected: Vec<Move> = captures
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != tt && see_at_least(pos, m, 0))
+                    .collect();
+                if tt_searched {
+                    assert_eq!(order.first(), Some(&tt), "{}", pos.to_fen());
+                    expected.push(tt);
+                }
+                let mut got = order.clone();
+                got.sort_by_key(|m| m.raw());
+                expected.sort_by_key(|m| m.raw());
+                assert_eq!(got, expected, "{}", pos.to_fen());
             }
         }
     }
