@@ -906,8 +906,9 @@ impl<'a> ThreadSearch<'a> {
                 if stand_pat + gain + 200 <= alpha {
                     continue;
                 }
-                // Q4. Losing captures cannot help.
-                if !see_at_least(pos, m, 0) {
+                // Q4. Losing captures cannot help. The picker hands out no others, except
+                // the TT move.
+                if m == tt_move && !see_at_least(pos, m, 0) {
                     continue;
                 }
             }
