@@ -641,7 +641,7 @@ impl<'a> ThreadSearch<'a> {
         score
     }
 
-    /// Steps 9-12: search every move at `depth`, with the node's static eval, TT move and
+    /// Steps 9-14: search every move at `depth`, with the node's static eval, TT move and
     /// expectations taken from its frame; returns the score and (best move, whether a
     /// fail-high was proven at `full_depth`). With `depth < full_depth` (self-deepening IID),
     /// a move failing high is re-searched at once at `full_depth`.
@@ -677,6 +677,8 @@ impl<'a> ThreadSearch<'a> {
         let mut searched = 0;
         let mut moves_seen = 0;
 
+        // Step 9. The frame's picker hands out the moves, best first, generating them only
+        // as far as the node gets.
         while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
             moves_seen += 1;
             if m == self.stack[ply].excluded_move {
@@ -813,7 +815,7 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
-        // Step 9. No legal move: mate or stalemate.
+        // Step 13. No legal move: mate or stalemate.
         if moves_seen == 0 {
             return (
                 if in_check { -MATE + ply as i32 } else { DRAW },
@@ -821,6 +823,7 @@ impl<'a> ThreadSearch<'a> {
             );
         }
 
+        // Step 14. Store the result.
         if depth == full_depth {
             proven_at_full_depth = true;
         }

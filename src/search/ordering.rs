@@ -1,6 +1,6 @@
-//! Move ordering: the hash move first, then captures by MVV-LVA with losing captures (by SEE)
-//! late, killers, and quiet moves by history. Moves are scored once and picked by selection,
-//! so a cutoff on the first moves never pays for sorting the rest.
+//! Move-ordering knowledge: the history and counter-move tables a thread learns, MVV-LVA and
+//! static exchange evaluation, and the one-time scoring of the root's moves. Interior nodes
+//! take their moves in order from the staged picker (`picker.rs`).
 
 use crate::board::attacks::{bishop_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
@@ -31,10 +31,6 @@ impl Default for OrderingTables {
 }
 
 impl OrderingTables {
-    pub fn clear(&mut self) {
-        *self = OrderingTables::default();
-    }
-
     #[inline]
     fn history_index(side: Color, m: Move) -> usize {
         side.index() * 4096 + m.from().index() * 64 + m.to().index()
@@ -159,7 +155,8 @@ pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
     result
 }
 
-/// Scores every move of `list` into `scores` for `pick_next`.
+/// Scores every root move into `scores`, by the classes the picker hands moves out in, for the
+/// first iteration's sort.
 pub fn score_moves(
     pos: &Position,
     list: &MoveList,
