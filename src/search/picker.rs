@@ -17,17 +17,18 @@ enum Stage {
     SecondKiller,
     CounterMove,
     GenerateQuiets,
-    Quiets,
-    BadCaptures,
+    /// Quiet moves by history, then losing captures and underpromotions.
+    QuietsThenBad,
     QuiescenceTtMove,
     QuiescenceGenerate,
     QuiescenceCaptures,
     Done,
 }
 
-/// Ties between equal scores go to the move generated first: the generation index sits in the
-/// low bits of every sort key, so the order does not depend on how the list was shuffled by
-/// earlier picks (nor on which stage generated the move).
+/// Below every quiet move's history score.
+const LOSING: i32 = -1_000_000;
+
+/// Captures of equal score go in generation order: the index sits in the low bits of the key.
 #[inline]
 fn sort_key(score: i32, index: usize) -> i32 {
     score * 256 + (255 - index as i32)
@@ -44,9 +45,8 @@ pub struct MovePicker {
     keys: [i32; 256],
     next: usize,
     end: usize,
-    /// Losing captures and underpromotions, kept for the last stage.
-    bad: MoveList,
-    bad_keys: [i32; 256],
+    /// The moves handed out before the quiet stage, in order.
+    handed: MoveList,
 }
 
 impl Default for MovePicker {
@@ -60,8 +60,7 @@ impl Default for MovePicker {
             keys: [0; 256],
             next: 0,
             end: 0,
-            bad: MoveList::new(),
-            bad_keys: [0; 256],
+            handed: MoveList::new(),
         }
     }
 }
@@ -73,7 +72,7 @@ impl MovePicker {
         self.tt_move = tt_move;
         self.killers = killers;
         self.counter = counter;
-        self.bad.clear();
+        self.handed.clear();
     }
 
     /// Starts over for a quiescence node out of check: only captures and queen promotions,
@@ -90,6 +89,7 @@ impl MovePicker {
                 Stage::TtMove => {
                     self.stage = Stage::GenerateCaptures;
                     if is_playable(pos, self.tt_move) {
+                        self.handed.push(self.tt_move);
                         return Some(self.tt_move);
                     }
                     self.tt_move = Move::NULL;
@@ -108,15 +108,13 @@ impl MovePicker {
                     };
                 }
                 Stage::GoodCaptures | Stage::QuiescenceCaptures => {
-                    while let Some((m, key)) = self.pick() {
-                        if m == self.tt_move {
-                            continue;
-                        }
-                        if see_at_least(pos, m, 0) {
+                    // Losing captures are found again with the quiet moves.
+                    while let Some(m) = self.pick() {
+                        if m != self.tt_move && see_at_least(pos, m, 0) {
+                            if self.stage == Stage::GoodCaptures {
+                                self.handed.push(m);
+                            }
                             return Some(m);
-                        }
-                        if self.stage == Stage::GoodCaptures {
-                            self.keep_bad(m, key);
                         }
                     }
                     self.stage = if self.stage == Stage::GoodCaptures {
@@ -129,6 +127,7 @@ impl MovePicker {
                     self.stage = Stage::SecondKiller;
                     let m = self.killers[0];
                     if self.is_quiet_candidate(pos, m) {
+                        self.handed.push(m);
                         return Some(m);
                     }
                 }
@@ -136,6 +135,7 @@ impl MovePicker {
                     self.stage = Stage::CounterMove;
                     let m = self.killers[1];
                     if m != self.killers[0] && self.is_quiet_candidate(pos, m) {
+                        self.handed.push(m);
                         return Some(m);
                     }
                 }
@@ -143,25 +143,16 @@ impl MovePicker {
                     self.stage = Stage::GenerateQuiets;
                     let m = self.counter;
                     if !self.killers.contains(&m) && self.is_quiet_candidate(pos, m) {
+                        self.handed.push(m);
                         return Some(m);
                     }
                 }
                 Stage::GenerateQuiets => {
                     self.generate_quiets(pos, tables);
-                    self.stage = Stage::Quiets;
+                    self.stage = Stage::QuietsThenBad;
                 }
-                Stage::Quiets => {
-                    if let Some((m, _)) = self.pick() {
-                        return Some(m);
-                    }
-                    std::mem::swap(&mut self.moves, &mut self.bad);
-                    std::mem::swap(&mut self.keys, &mut self.bad_keys);
-                    self.next = 0;
-                    self.end = self.moves.len();
-                    self.stage = Stage::BadCaptures;
-                }
-                Stage::BadCaptures => {
-                    if let Some((m, _)) = self.pick() {
+                Stage::QuietsThenBad => {
+                    if let Some(m) = self.pick() {
                         return Some(m);
                     }
                     self.stage = Stage::Done;
@@ -184,26 +175,25 @@ impl MovePicker {
 
     /// Swaps the remaining move with the highest key to the front and hands it out.
     #[inline]
-    fn pick(&mut self) -> Option<(Move, i32)> {
+    fn pick(&mut self) -> Option<Move> {
         if self.next >= self.end {
             return None;
         }
-        let mut best = self.next;
-        for j in self.next + 1..self.end {
-            if self.keys[j] > self.keys[best] {
+        let keys = &self.keys[self.next..self.end];
+        let mut best = 0;
+        let mut best_key = keys[0];
+        for (j, &key) in keys.iter().enumerate().skip(1) {
+            if key > best_key {
                 best = j;
+                best_key = key;
             }
         }
+        let best = self.next + best;
         self.moves.swap(self.next, best);
         self.keys.swap(self.next, best);
-        let picked = (self.moves.get(self.next), self.keys[self.next]);
+        let picked = self.moves.get(self.next);
         self.next += 1;
         Some(picked)
-    }
-
-    fn keep_bad(&mut self, m: Move, key: i32) {
-        self.bad_keys[self.bad.len()] = key;
-        self.bad.push(m);
     }
 
     /// A killer or counter move still to be tried: quiet, not the TT move, playable here.
@@ -211,30 +201,35 @@ impl MovePicker {
         !m.is_null() && !m.is_tactical() && m != self.tt_move && is_playable(pos, m)
     }
 
-    /// Generates every move and keeps the quiet ones not yet handed out, scored by history;
-    /// underpromotions join the losing captures (captures and queen promotions were
-    /// generated before).
+    /// Generates every move; the moves handed out so far are swapped to the front in the
+    /// order they were handed out, and the rest are scored: quiet moves by history, losing
+    /// captures and underpromotions (every capture left) below any quiet move.
+    ///
+    /// Ties go to the move nearest the front after those swaps. The picker used to score all
+    /// moves at once and swap each pick to the front; replaying the swaps here keeps its order
+    /// of equal-history quiet moves (generation order would put king moves first, and late
+    /// move pruning near the leaves would then search little else).
     fn generate_quiets(&mut self, pos: &Position, tables: &OrderingTables) {
         legal_moves(pos, &mut self.moves);
-        let side = pos.side_to_move();
-        let mut kept = 0;
-        for i in 0..self.moves.len() {
-            let m = self.moves.get(i);
-            if m.is_tactical() {
-                if m.promotion().is_some_and(|k| k != PieceKind::Queen) && m != self.tt_move {
-                    self.keep_bad(m, sort_key(mvv_lva(pos, m), i));
-                }
-                continue;
+        let end = self.moves.len();
+        let handed = self.handed.len();
+        for i in 0..handed {
+            let m = self.handed.get(i);
+            if let Some(j) = (i..end).find(|&j| self.moves.get(j) == m) {
+                self.moves.swap(i, j);
             }
-            if m == self.tt_move || self.killers.contains(&m) || m == self.counter {
-                continue;
-            }
-            self.keys[kept] = sort_key(tables.history(side, m), i);
-            self.moves.swap(kept, i);
-            kept += 1;
         }
-        self.next = 0;
-        self.end = kept;
+        let side = pos.side_to_move();
+        for i in handed..end {
+            let m = self.moves.get(i);
+            self.keys[i] = if m.is_tactical() {
+                LOSING + mvv_lva(pos, m)
+            } else {
+                tables.history(side, m)
+            };
+        }
+        self.next = handed;
+        self.end = end;
     }
 }
 
