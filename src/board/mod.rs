@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod playable;
 pub mod position;
 pub mod square;
 
@@ -16,5 +17,6 @@ pub use fen::{FenError, MAX_HALFMOVE_CLOCK, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{MoveParseError, parse_coordinate, parse_move, parse_san, to_san};
+pub use playable::is_playable;
 pub use position::{CastlingRights, Position};
 pub use square::{Color, Piece, PieceKind, Square};

@@ -5,11 +5,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, MoveList, PieceKind, Position, legal_captures, legal_moves};
+use crate::board::{Move, MoveList, PieceKind, Position};
 use crate::eval::evaluate;
 
-use super::ordering::{OrderingTables, pick_next, piece_value, score_moves, see_at_least};
+use super::ordering::{OrderingTables, piece_value, score_moves, see_at_least};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
+use super::stack::SearchStack;
 use super::tt::{Bound, TranspositionTable};
 use super::{
     IidMode, SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
@@ -41,10 +42,7 @@ pub struct ThreadSearch<'a> {
     selective_depth: usize,
     stopped: bool,
     tables: OrderingTables,
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    eval_stack: [i32; MAX_PLY + 4],
-    move_stack: [Move; MAX_PLY + 4],
+    stack: SearchStack,
     lmr: [[u8; 64]; 64],
     root_depth: u32,
     /// Null-move verification: no null move for `null_verify_side` before this ply.
@@ -86,10 +84,7 @@ impl<'a> ThreadSearch<'a> {
             selective_depth: 0,
             stopped: false,
             tables: OrderingTables::default(),
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            eval_stack: [0; MAX_PLY + 4],
-            move_stack: [Move::NULL; MAX_PLY + 4],
+            stack: SearchStack::default(),
             lmr,
             root_depth: 0,
             null_verify_ply: 0,
@@ -160,7 +155,7 @@ impl<'a> ThreadSearch<'a> {
             &mut scores,
             hash_move,
             &self.tables,
-            0,
+            self.stack[0].killers,
             Move::NULL,
         );
         let mut moves: Vec<RootMove> = allowed
@@ -189,7 +184,7 @@ impl<'a> ThreadSearch<'a> {
         let root = self.root.clone();
         let mut best = -INFINITY;
         let mut best_index = 0;
-        self.pv_len[0] = 0;
+        self.stack[0].pv_len = 0;
         let total = moves.len();
         #[allow(clippy::needless_range_loop)]
         for i in 0..total {
@@ -207,7 +202,8 @@ impl<'a> ThreadSearch<'a> {
             let new_depth = depth - 1 + extension;
             let a = alpha.max(best);
             self.keys.push(root.key());
-            self.move_stack[0] = m;
+            self.stack[0].current_move = m;
+            self.stack[0].moved_piece = root.piece_at(m.from());
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -a, 1, false)
             } else {
@@ -227,12 +223,7 @@ impl<'a> ThreadSearch<'a> {
                 best = score;
                 best_index = i;
                 if score > alpha {
-                    self.pv[0][0] = m;
-                    let child_len = self.pv_len[1].max(1);
-                    for p in 1..child_len {
-                        self.pv[0][p] = self.pv[1][p];
-                    }
-                    self.pv_len[0] = child_len;
+                    self.stack.update_pv(0, m);
                     on_best(self, m, score);
                 }
                 if score >= beta {
@@ -254,7 +245,7 @@ impl<'a> ThreadSearch<'a> {
     }
 
     fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
+        self.stack.pv(0).to_vec()
     }
 
     /// The main thread's deepening loop: reports each iteration, applies the stop rules, and
@@ -325,8 +316,11 @@ impl<'a> ThreadSearch<'a> {
             if self.stopped {
                 // An aborted iteration's first move is only trusted if it proved itself
                 // better than the last completed iteration's score.
-                if self.pv_len[0] > 0 && score > best_score && moves[0].mv == self.pv[0][0] {
-                    best_move = self.pv[0][0];
+                if self.stack[0].pv_len > 0
+                    && score > best_score
+                    && moves[0].mv == self.stack[0].pv[0]
+                {
+                    best_move = self.stack[0].pv[0];
                     best_score = score;
                     best_pv = self.root_pv();
                 }
@@ -336,7 +330,7 @@ impl<'a> ThreadSearch<'a> {
             completed_depth = depth;
             let previous_best = std::mem::replace(&mut best_move, moves[0].mv);
             best_score = score;
-            best_pv = if self.pv_len[0] > 0 && self.pv[0][0] == best_move {
+            best_pv = if self.stack[0].pv_len > 0 && self.stack[0].pv[0] == best_move {
                 self.root_pv()
             } else {
                 vec![best_move]
@@ -477,15 +471,6 @@ impl<'a> ThreadSearch<'a> {
         false
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][ply] = m;
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        for p in ply + 1..child_len {
-            self.pv[ply][p] = self.pv[ply + 1][p];
-        }
-        self.pv_len[ply] = child_len;
-    }
-
     fn negamax(
         &mut self,
         pos: &Position,
@@ -500,7 +485,7 @@ impl<'a> ThreadSearch<'a> {
             return self.quiescence(pos, alpha, beta, ply);
         }
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = ply;
+        self.stack[ply].pv_len = ply;
         self.count_node();
         if self.stopped {
             return 0;
@@ -531,7 +516,7 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
-        // Step 4. Static evaluation.
+        // Step 4. Static evaluation, and whether it improved on two plies before.
         let in_check = pos.in_check();
         let eval = if in_check {
             -INFINITY
@@ -540,8 +525,12 @@ impl<'a> ThreadSearch<'a> {
         } else {
             evaluate(pos)
         };
-        self.eval_stack[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let frame = &mut self.stack[ply];
+        frame.static_eval = eval;
+        frame.improving = improving;
+        frame.in_check = in_check;
+        frame.cut_node = cut_node;
 
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
@@ -564,7 +553,7 @@ impl<'a> ThreadSearch<'a> {
             if self.features.null_move
                 && depth >= 3
                 && eval >= beta
-                && !self.move_stack[ply - 1].is_null()
+                && !self.stack[ply - 1].current_move.is_null()
                 && pos.has_non_pawn_material(side)
                 && !is_mate_score(beta)
                 && !verifying
@@ -572,7 +561,8 @@ impl<'a> ThreadSearch<'a> {
                 let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.make_null_move();
                 self.keys.push(pos.key());
-                self.move_stack[ply] = Move::NULL;
+                self.stack[ply].current_move = Move::NULL;
+                self.stack[ply].moved_piece = None;
                 let score = -self.negamax(
                     &child,
                     depth - 1 - reduction,
@@ -622,10 +612,9 @@ impl<'a> ThreadSearch<'a> {
                 IidMode::SelfDeepening => {
                     let first = tt_hit.map_or(1, |h| h.depth + 1).max(1);
                     for iteration in first..depth {
-                        let (score, best) = self.search_moves(
-                            pos, iteration, depth, alpha, beta, ply, tt_move, eval, improving,
-                            cut_node,
-                        );
+                        self.stack[ply].tt_move = tt_move;
+                        let (score, best) =
+                            self.search_moves(pos, ply, iteration, depth, alpha, beta);
                         if self.stopped {
                             return 0;
                         }
@@ -640,65 +629,61 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
-        // Step 8. The full-depth move loop.
-        let (score, _) = self.search_moves(
-            pos, depth, depth, alpha, beta, ply, tt_move, eval, improving, cut_node,
-        );
+        // Step 8. The full-depth move loop. The null-move verification and IID above searched
+        // this same ply, so the frame is set again.
+        let frame = &mut self.stack[ply];
+        frame.static_eval = eval;
+        frame.improving = improving;
+        frame.in_check = in_check;
+        frame.cut_node = cut_node;
+        frame.tt_move = tt_move;
+        let (score, _) = self.search_moves(pos, ply, depth, depth, alpha, beta);
         score
     }
 
-    /// Steps 9-12: search every move at `depth`; returns the score and (best move, whether a
+    /// Steps 9-14: search every move at `depth`, with the node's static eval, TT move and
+    /// expectations taken from its frame; returns the score and (best move, whether a
     /// fail-high was proven at `full_depth`). With `depth < full_depth` (self-deepening IID),
     /// a move failing high is re-searched at once at `full_depth`.
-    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         pos: &Position,
+        ply: usize,
         depth: i32,
         full_depth: i32,
         alpha: i32,
         beta: i32,
-        ply: usize,
-        tt_move: Move,
-        eval: i32,
-        improving: bool,
-        cut_node: bool,
     ) -> (i32, (Move, bool)) {
         let pv_node = beta - alpha > 1;
-        let in_check = pos.in_check();
-        let mut list = MoveList::new();
-        legal_moves(pos, &mut list);
-
-        // Step 9. No legal move: mate or stalemate.
-        if list.is_empty() {
-            return (
-                if in_check { -MATE + ply as i32 } else { DRAW },
-                (Move::NULL, true),
-            );
-        }
-
-        let previous = self.move_stack[ply.saturating_sub(1)];
-        let mut scores = [0i32; 256];
-        score_moves(
-            pos,
-            &list,
-            &mut scores,
-            tt_move,
-            &self.tables,
-            ply,
-            previous,
+        let frame = &self.stack[ply];
+        let (eval, improving, in_check, cut_node, tt_move) = (
+            frame.static_eval,
+            frame.improving,
+            frame.in_check,
+            frame.cut_node,
+            frame.tt_move,
         );
+        let previous = self.stack[ply.saturating_sub(1)].current_move;
+        let frame = &mut self.stack[ply];
+        let killers = frame.killers;
+        frame
+            .picker
+            .reset_main(tt_move, killers, self.tables.counter(previous));
+        frame.quiet_count = 0;
 
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut proven_at_full_depth = false;
         let mut searched = 0;
-        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
-        let mut quiet_count = 0;
-        let killers = self.tables.killers[ply];
+        let mut moves_seen = 0;
 
-        for index in 0..list.len() {
-            let m = pick_next(&mut list, &mut scores, index);
+        // Step 9. The frame's picker hands out the moves, best first, generating them only
+        // as far as the node gets.
+        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+            moves_seen += 1;
+            if m == self.stack[ply].excluded_move {
+                continue;
+            }
             let quiet = !m.is_tactical();
             let a = alpha.max(best);
 
@@ -710,7 +695,10 @@ impl<'a> ThreadSearch<'a> {
             if !pv_node && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
                 if quiet {
                     let late = (3 + depth * depth) / if improving { 1 } else { 2 };
-                    if self.features.late_move_pruning && depth <= 7 && quiet_count as i32 >= late {
+                    if self.features.late_move_pruning
+                        && depth <= 7
+                        && self.stack[ply].quiet_count as i32 >= late
+                    {
                         continue;
                     }
                     if self.features.futility && depth <= 6 && eval + 100 + 90 * depth <= a {
@@ -742,7 +730,10 @@ impl<'a> ThreadSearch<'a> {
             let new_depth = depth - 1 + extension;
 
             self.keys.push(pos.key());
-            self.move_stack[ply] = m;
+            let frame = &mut self.stack[ply];
+            frame.current_move = m;
+            frame.moved_piece = pos.piece_at(m.from());
+            frame.reduction = 0;
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, !pv_node && !cut_node);
@@ -760,12 +751,13 @@ impl<'a> ThreadSearch<'a> {
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
-                    if m == killers[0] || m == killers[1] {
+                    if self.stack[ply].is_killer(m) {
                         reduction -= 1;
                     }
                     reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
+                self.stack[ply].reduction = reduction;
                 score = -self.negamax(&child, new_depth - reduction, -a - 1, -a, ply + 1, true);
                 if score > a && reduction > 0 && !self.stopped {
                     score = -self.negamax(&child, new_depth, -a - 1, -a, ply + 1, !cut_node);
@@ -799,17 +791,18 @@ impl<'a> ThreadSearch<'a> {
                 if score > alpha {
                     best_move = m;
                     if pv_node {
-                        self.update_pv(ply, m);
+                        self.stack.update_pv(ply, m);
                     }
                     if score >= beta {
                         // Step 12. A cutoff: remember the quiet move that caused it.
                         if quiet {
                             let bonus = depth * depth;
                             let side = pos.side_to_move();
-                            self.tables.add_killer(ply, m);
+                            let frame = &mut self.stack[ply];
+                            frame.add_killer(m);
                             self.tables.set_counter(previous, m);
                             self.tables.update_history(side, m, bonus);
-                            for &q in &quiets_tried[..quiet_count] {
+                            for &q in frame.quiets_tried() {
                                 self.tables.update_history(side, q, -bonus);
                             }
                         }
@@ -817,12 +810,20 @@ impl<'a> ThreadSearch<'a> {
                     }
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                self.stack[ply].remember_quiet(m);
             }
         }
 
+        // Step 13. No legal move: mate or stalemate.
+        if moves_seen == 0 {
+            return (
+                if in_check { -MATE + ply as i32 } else { DRAW },
+                (Move::NULL, true),
+            );
+        }
+
+        // Step 14. Store the result.
         if depth == full_depth {
             proven_at_full_depth = true;
         }
@@ -848,7 +849,7 @@ impl<'a> ThreadSearch<'a> {
         if self.stopped {
             return 0;
         }
-        self.pv_len[ply] = ply;
+        self.stack[ply].pv_len = ply;
         self.selective_depth = self.selective_depth.max(ply);
         if ply >= MAX_PLY - 4 {
             return evaluate(pos);
@@ -869,14 +870,9 @@ impl<'a> ThreadSearch<'a> {
 
         // Q2. Stand pat, unless in check (then every evasion is searched).
         let in_check = pos.in_check();
-        let mut list = MoveList::new();
         let stand_pat;
         let mut best;
         if in_check {
-            legal_moves(pos, &mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
             stand_pat = -INFINITY;
             best = -INFINITY;
         } else {
@@ -886,23 +882,20 @@ impl<'a> ThreadSearch<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            legal_captures(pos, &mut list);
         }
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
-        let mut scores = [0i32; 256];
-        score_moves(
-            pos,
-            &list,
-            &mut scores,
-            tt_move,
-            &self.tables,
-            ply,
-            Move::NULL,
-        );
+        let frame = &mut self.stack[ply];
+        if in_check {
+            let killers = frame.killers;
+            frame.picker.reset_main(tt_move, killers, Move::NULL);
+        } else {
+            frame.picker.reset_quiescence(tt_move);
+        }
         let mut best_move = Move::NULL;
-        for index in 0..list.len() {
-            let m = pick_next(&mut list, &mut scores, index);
+        let mut moves_seen = 0;
+        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+            moves_seen += 1;
             if !in_check {
                 // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
@@ -916,8 +909,9 @@ impl<'a> ThreadSearch<'a> {
                 if stand_pat + gain + 200 <= alpha {
                     continue;
                 }
-                // Q4. Losing captures cannot help.
-                if !see_at_least(pos, m, 0) {
+                // Q4. Losing captures cannot help. The picker hands out no others, except
+                // the TT move.
+                if m == tt_move && !see_at_least(pos, m, 0) {
                     continue;
                 }
             }
@@ -934,13 +928,16 @@ impl<'a> ThreadSearch<'a> {
                     alpha = score;
                     best_move = m;
                     if pv_node {
-                        self.update_pv(ply, m);
+                        self.stack.update_pv(ply, m);
                     }
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if in_check && moves_seen == 0 {
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower

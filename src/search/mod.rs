@@ -4,7 +4,9 @@
 
 pub mod alphabeta;
 pub mod ordering;
+mod picker;
 pub mod score;
+mod stack;
 pub mod time;
 pub mod tt;
 pub mod worker;

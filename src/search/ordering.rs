@@ -1,12 +1,10 @@
-//! Move ordering: the hash move first, then captures by MVV-LVA with losing captures (by SEE)
-//! late, killers, and quiet moves by history. Moves are scored once and picked by selection,
-//! so a cutoff on the first moves never pays for sorting the rest.
+//! Move-ordering knowledge: the history and counter-move tables a thread learns, MVV-LVA and
+//! static exchange evaluation, and the one-time scoring of the root's moves. Interior nodes
+//! take their moves in order from the staged picker (`picker.rs`).
 
 use crate::board::attacks::{bishop_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
-
-use super::score::MAX_PLY;
 
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -16,9 +14,9 @@ const COUNTER_MOVE: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 const HISTORY_MAX: i32 = 16_384;
 
-/// Per-thread ordering memory: killers by ply, history by side/from/to, counter moves.
+/// Per-thread ordering memory: history by side/from/to, counter moves. (Killers live in the
+/// per-ply frames.)
 pub struct OrderingTables {
-    pub killers: [[Move; 2]; MAX_PLY + 4],
     history: Vec<i32>,
     counter: Vec<Move>,
 }
@@ -26,7 +24,6 @@ pub struct OrderingTables {
 impl Default for OrderingTables {
     fn default() -> Self {
         OrderingTables {
-            killers: [[Move::NULL; 2]; MAX_PLY + 4],
             history: vec![0; 2 * 64 * 64],
             counter: vec![Move::NULL; 64 * 64],
         }
@@ -34,10 +31,6 @@ impl Default for OrderingTables {
 }
 
 impl OrderingTables {
-    pub fn clear(&mut self) {
-        *self = OrderingTables::default();
-    }
-
     #[inline]
     fn history_index(side: Color, m: Move) -> usize {
         side.index() * 4096 + m.from().index() * 64 + m.to().index()
@@ -52,14 +45,6 @@ impl OrderingTables {
         let entry = &mut self.history[Self::history_index(side, m)];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
-    pub fn add_killer(&mut self, ply: usize, m: Move) {
-        let slot = &mut self.killers[ply];
-        if slot[0] != m {
-            slot[1] = slot[0];
-            slot[0] = m;
-        }
     }
 
     pub fn set_counter(&mut self, previous: Move, m: Move) {
@@ -170,18 +155,18 @@ pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
     result
 }
 
-/// Scores every move of `list` into `scores` for `pick_next`.
+/// Scores every root move into `scores`, by the classes the picker hands moves out in, for the
+/// first iteration's sort.
 pub fn score_moves(
     pos: &Position,
     list: &MoveList,
     scores: &mut [i32],
     hash_move: Move,
     tables: &OrderingTables,
-    ply: usize,
+    killers: [Move; 2],
     previous: Move,
 ) {
     let side = pos.side_to_move();
-    let killers = tables.killers[ply];
     let counter = tables.counter(previous);
     for (i, &m) in list.iter().enumerate() {
         scores[i] = if m == hash_move {
@@ -205,20 +190,6 @@ pub fn score_moves(
             tables.history(side, m)
         };
     }
-}
-
-/// Swaps the best remaining move into slot `index` and returns it.
-#[inline]
-pub fn pick_next(list: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
-    let mut best = index;
-    for j in index + 1..list.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    list.swap(index, best);
-    scores.swap(index, best);
-    list.get(index)
 }
 
 #[cfg(test)]

@@ -1,0 +1,145 @@
+//! Per-ply search state: one `Frame` for each ply of the path from the root, in the manner of
+//! Stockfish's `Stack` and Ethereal's `NodeState`. A node reads what its ancestors left in
+//! their frames and keeps in its own frame what its later steps and its children need, so
+//! that a driver other than recursion can later step through the same node code.
+
+use std::ops::{Index, IndexMut};
+
+use crate::board::{Move, Piece};
+
+use super::picker::MovePicker;
+use super::score::MAX_PLY;
+
+/// Frames beyond `MAX_PLY`: a node at the last ply still writes its own frame and reads two
+/// plies back.
+pub const FRAME_COUNT: usize = MAX_PLY + 4;
+
+/// How many quiet moves a node remembers for the history malus at a cutoff.
+pub const QUIETS_REMEMBERED: usize = 64;
+
+/// The state of the node at one ply.
+#[derive(Clone)]
+pub struct Frame {
+    /// Static evaluation of the node; `-INFINITY` when in check.
+    pub static_eval: i32,
+    /// Is the static evaluation better than two plies before (same side to move)?
+    pub improving: bool,
+    pub in_check: bool,
+    /// Expected to fail high (a child of a PV-less node's first move, or of a null window).
+    pub cut_node: bool,
+    /// The move from the transposition table, tried first; `Move::NULL` if none.
+    pub tt_move: Move,
+    /// The move made from this node into the next ply (`Move::NULL` for a null move).
+    pub current_move: Move,
+    /// The piece that made `current_move` (the key of continuation histories).
+    pub moved_piece: Option<Piece>,
+    /// Quiet moves that refuted siblings at this ply.
+    pub killers: [Move; 2],
+    /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
+    pub excluded_move: Move,
+    /// The late-move reduction `current_move` was searched with.
+    pub reduction: i32,
+    /// Quiet moves searched so far without a cutoff, for the history malus.
+    pub quiets_tried: [Move; QUIETS_REMEMBERED],
+    pub quiet_count: usize,
+    /// Hands out the node's moves in order.
+    pub picker: MovePicker,
+    /// Triangular principal variation: `pv[ply..pv_len]` is this node's best line.
+    pub pv: [Move; MAX_PLY + 1],
+    pub pv_len: usize,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: 0,
+            improving: false,
+            in_check: false,
+            cut_node: false,
+            tt_move: Move::NULL,
+            current_move: Move::NULL,
+            moved_piece: None,
+            killers: [Move::NULL; 2],
+            excluded_move: Move::NULL,
+            reduction: 0,
+            quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
+            quiet_count: 0,
+            picker: MovePicker::default(),
+            pv: [Move::NULL; MAX_PLY + 1],
+            pv_len: 0,
+        }
+    }
+}
+
+impl Frame {
+    /// Makes `m` the first killer, keeping the old first as the second.
+    pub fn add_killer(&mut self, m: Move) {
+        if self.killers[0] != m {
+            self.killers[1] = self.killers[0];
+            self.killers[0] = m;
+        }
+    }
+
+    pub fn is_killer(&self, m: Move) -> bool {
+        m == self.killers[0] || m == self.killers[1]
+    }
+
+    pub fn remember_quiet(&mut self, m: Move) {
+        if self.quiet_count < QUIETS_REMEMBERED {
+            self.quiets_tried[self.quiet_count] = m;
+            self.quiet_count += 1;
+        }
+    }
+
+    pub fn quiets_tried(&self) -> &[Move] {
+        &self.quiets_tried[..self.quiet_count]
+    }
+}
+
+/// The frames of one search thread, indexed by ply; they live on the heap so a deep search
+/// needs no large call stack.
+pub struct SearchStack {
+    frames: Vec<Frame>,
+}
+
+impl Default for SearchStack {
+    fn default() -> Self {
+        SearchStack {
+            frames: vec![Frame::default(); FRAME_COUNT],
+        }
+    }
+}
+
+impl SearchStack {
+    /// Copies the child's line behind `m` into the line of the node at `ply`.
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.frames.split_at_mut(ply + 1);
+        let node = &mut head[ply];
+        let child = &tail[0];
+        node.pv[ply] = m;
+        let child_len = child.pv_len.max(ply + 1);
+        node.pv[ply + 1..child_len].copy_from_slice(&child.pv[ply + 1..child_len]);
+        node.pv_len = child_len;
+    }
+
+    /// The best line of the node at `ply`.
+    pub fn pv(&self, ply: usize) -> &[Move] {
+        let frame = &self.frames[ply];
+        &frame.pv[ply..frame.pv_len.max(ply)]
+    }
+}
+
+impl Index<usize> for SearchStack {
+    type Output = Frame;
+    #[inline]
+    fn index(&self, ply: usize) -> &Frame {
+        &self.frames[ply]
+    }
+}
+
+impl IndexMut<usize> for SearchStack {
+    #[inline]
+    fn index_mut(&mut self, ply: usize) -> &mut Frame {
+        &mut self.frames[ply]
+    }
+}
