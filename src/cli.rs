@@ -17,6 +17,10 @@ Subcommands:
                                     prints `nodes N time_ms T nps X` last
   epd FILE [--ms MS]                solve an EPD suite (bm, am, dm) with MS per position
                                     (default 1000); prints `solved S of T` last
+  datagen --out FILE [--games N] [--nodes N] [--seed N] [--openings EPD]
+                                    self-play games for tuning, one per thread (default:
+                                    all cores), appended to FILE; runs until killed
+                                    without --games; --nodes is a soft limit (default 5000)
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -60,6 +64,13 @@ pub enum Subcommand {
     Epd {
         file: PathBuf,
         ms: u64,
+    },
+    Datagen {
+        out: PathBuf,
+        games: Option<u64>,
+        nodes: Option<u64>,
+        seed: u64,
+        openings: Option<PathBuf>,
     },
 }
 
@@ -181,6 +192,7 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
             _ => Err(unexpected("bench", args)),
         },
         "epd" => epd(args),
+        "datagen" => datagen(args),
         other if is_option(other) => Err(CliError(format!("unknown option `{other}`"))),
         other => Err(CliError(format!("unknown subcommand `{other}`"))),
     }
@@ -268,6 +280,41 @@ fn epd(args: &[String]) -> Result<Subcommand, CliError> {
     Ok(Subcommand::Epd { file, ms })
 }
 
+fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
+    let (mut out, mut games, mut nodes, mut seed, mut openings) = (None, None, None, 0, None);
+    let mut i = 0;
+    while i < args.len() {
+        let (name, inline) = split_option(&args[i]);
+        match name {
+            "--out" => out = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--openings" => openings = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--games" => games = Some(positive(name, value(name, inline, args, &mut i)?)?),
+            "--nodes" => nodes = Some(positive(name, value(name, inline, args, &mut i)?)?),
+            "--seed" => seed = number(name, value(name, inline, args, &mut i)?)?,
+            _ if is_option(name) => {
+                return Err(CliError(format!("unknown option `{name}` for datagen")));
+            }
+            _ => return Err(unexpected("datagen", &args[i..])),
+        }
+        i += 1;
+    }
+    let out = out.ok_or_else(|| CliError("datagen needs --out FILE".to_string()))?;
+    Ok(Subcommand::Datagen {
+        out,
+        games,
+        nodes,
+        seed,
+        openings,
+    })
+}
+
+fn positive(option: &str, text: &str) -> Result<u64, CliError> {
+    match number(option, text)? {
+        0 => Err(CliError(format!("{option} must be at least 1"))),
+        n => Ok(n),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,6 +382,16 @@ mod tests {
             }
         );
         assert_eq!(
+            command("--threads 2 datagen --out d.bin --games 4 --nodes 900 --seed 7"),
+            Subcommand::Datagen {
+                out: PathBuf::from("d.bin"),
+                games: Some(4),
+                nodes: Some(900),
+                seed: 7,
+                openings: None
+            }
+        );
+        assert_eq!(
             command("--hash 16 epd m.epd"),
             Subcommand::Epd {
                 file: PathBuf::from("m.epd"),
@@ -370,6 +427,11 @@ mod tests {
             "epd f g",
             "frobnicate",
             "--log-dir=",
+            "datagen",
+            "datagen --out",
+            "datagen --out f --games 0",
+            "datagen --out f --nodes x",
+            "datagen --out f extra",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod game;

@@ -67,6 +67,28 @@ fn main() {
             );
             0
         }
+        Subcommand::Datagen {
+            out,
+            games,
+            nodes,
+            seed,
+            openings,
+        } => {
+            let config = ironwood::datagen::DatagenConfig {
+                out,
+                threads: options
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                hash_mb: options
+                    .hash_mb
+                    .unwrap_or(ironwood::datagen::DEFAULT_HASH_MB),
+                games,
+                nodes: nodes.unwrap_or(ironwood::datagen::DEFAULT_NODES),
+                seed,
+                openings,
+            };
+            report(ironwood::datagen::run(&config).map(|_| ()))
+        }
         Subcommand::Epd { file, ms } => {
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
         }
