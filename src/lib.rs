@@ -12,4 +12,5 @@ pub mod logging;
 pub mod perft_command;
 pub mod search;
 pub mod sys;
+pub mod tune;
 pub mod xboard;

@@ -89,6 +89,22 @@ fn main() {
             };
             report(ironwood::datagen::run(&config).map(|_| ()))
         }
+        Subcommand::Tune(args) => {
+            use ironwood::tune;
+            let config = tune::TuneConfig {
+                data: args.data,
+                out: args.out,
+                epochs: args.epochs.unwrap_or(tune::DEFAULT_EPOCHS),
+                batch: args.batch.unwrap_or(tune::DEFAULT_BATCH),
+                learning_rate: args.learning_rate.unwrap_or(tune::DEFAULT_LEARNING_RATE),
+                lambda: args.lambda.unwrap_or(tune::DEFAULT_LAMBDA),
+                seed: args.seed,
+                threads: options
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            };
+            report(tune::run(&config).map(|_| ()))
+        }
         Subcommand::Epd { file, ms } => {
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
         }
