@@ -22,9 +22,12 @@ Subcommands:
                                     all cores), appended to FILE; runs until killed
                                     without --games; --nodes is a soft limit (default 5000)
   tune --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
-       [--lambda X] [--seed N]     fit every evaluation weight to datagen files; writes a
+       [--lambda X] [--seed N] [--holdout F]
+                                    fit every evaluation weight to datagen files; writes a
                                     weights.rs (defaults: 30 epochs, batch 16384, lr 1,
-                                    lambda 0.5 = half result, half search score)
+                                    lambda 0.5 = half result, half search score; --holdout:
+                                    the last fraction F of the positions is not trained on,
+                                    and the epoch with its lowest loss is written)
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -89,6 +92,7 @@ pub struct TuneArgs {
     pub learning_rate: Option<f64>,
     pub lambda: Option<f64>,
     pub seed: u64,
+    pub holdout: f64,
 }
 
 /// The numbers are checked to be finite when parsed, so equality is an equivalence.
@@ -361,6 +365,15 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
                 tune.lambda = Some(lambda);
             }
             "--seed" => tune.seed = number(name, value(name, inline, args, &mut i)?)?,
+            "--holdout" => {
+                let holdout: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(0.0..1.0).contains(&holdout) {
+                    return Err(CliError(
+                        "--holdout must be at least 0, below 1".to_string(),
+                    ));
+                }
+                tune.holdout = holdout;
+            }
             _ if is_option(name) => {
                 return Err(CliError(format!("unknown option `{name}` for tune")));
             }
@@ -515,6 +528,7 @@ mod tests {
             "tune --data d.bin --out w.rs --lambda 2",
             "tune --data d.bin --out w.rs --lr 0",
             "tune --data d.bin --out w.rs --batch 0",
+            "tune --data d.bin --out w.rs --holdout 1",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

@@ -99,6 +99,7 @@ fn main() {
                 learning_rate: args.learning_rate.unwrap_or(tune::DEFAULT_LEARNING_RATE),
                 lambda: args.lambda.unwrap_or(tune::DEFAULT_LAMBDA),
                 seed: args.seed,
+                holdout: args.holdout,
                 threads: options
                     .threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

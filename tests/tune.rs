@@ -91,10 +91,39 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     let committed = std::fs::read_to_string("src/eval/weights.rs").unwrap();
     assert_ne!(written, committed, "the weights moved");
     let body = |text: &str| text.lines().filter(|l| !l.starts_with("//!")).count();
-    assert_eq!(body(&written), body(&committed), "same layout, line for line");
+    assert_eq!(
+        body(&written),
+        body(&committed),
+        "same layout, line for line"
+    );
 
     tune("1", &data, &b);
     assert_eq!(written, std::fs::read_to_string(&b).unwrap());
+
+    // Held-out games: their loss is shown and the best epoch by it is written.
+    let (code, stdout, stderr) = ironwood(
+        &[
+            "tune",
+            "--epochs",
+            "3",
+            "--batch",
+            "256",
+            "--holdout",
+            "0.25",
+            "--data",
+        ],
+        &[&data, Path::new("--out"), &b],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let with_validation = stdout
+        .lines()
+        .filter(|l| l.starts_with("epoch ") && l.contains(" validation "))
+        .count();
+    assert_eq!(with_validation, 4, "{stdout}");
+    assert!(
+        stdout.contains("lowest validation loss after epoch"),
+        "{stdout}"
+    );
 
     let (code, _, stderr) = ironwood(&["tune", "--out", "x.rs", "--data"], &[&dir.join("none")]);
     assert_eq!(code, 1);

@@ -39,6 +39,9 @@ pub struct TuneConfig {
     pub lambda: f64,
     pub seed: u64,
     pub threads: usize,
+    /// The last fraction of the positions (the latest games) is held out: not trained on,
+    /// its loss printed per epoch, and the epoch with the lowest such loss is written.
+    pub holdout: f64,
 }
 
 /// One training position: its trace (terms in `Dataset::terms`) and its labels.
@@ -241,8 +244,8 @@ fn gradient(
 
 /// K that best maps the current evaluation to the game results (lambda = 1: the search
 /// scores would pull K towards zero), by golden-section search on log K.
-fn fit_k(data: &Dataset, params: &[f64], threads: usize) -> f64 {
-    let f = |log_k: f64| loss(data, &data.samples, params, log_k.exp(), 1.0, threads);
+fn fit_k(data: &Dataset, samples: &[Sample], params: &[f64], threads: usize) -> f64 {
+    let f = |log_k: f64| loss(data, samples, params, log_k.exp(), 1.0, threads);
     let (mut a, mut b) = ((1e-4f64).ln(), (0.1f64).ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - ratio * (b - a);
@@ -325,19 +328,30 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
         data.samples.len(),
         started.elapsed().as_secs_f64()
     );
-    let k = fit_k(&data, &params, threads);
+    let held = ((data.samples.len() as f64 * config.holdout).round() as usize)
+        .min(data.samples.len().saturating_sub(1));
+    let validation = data.samples.split_off(data.samples.len() - held);
+    let mut samples = std::mem::take(&mut data.samples);
+    let data = data;
+    let k = fit_k(&data, &samples, &params, threads);
     println!("K = {k:.6}");
     let lambda = config.lambda;
-    let initial = loss(&data, &data.samples, &params, k, lambda, threads);
-    println!("epoch 0 loss {initial:.7}");
+    let validation_loss = |params: &[f64]| {
+        (!validation.is_empty()).then(|| loss(&data, &validation, params, k, lambda, threads))
+    };
+    let show =
+        |held_out: Option<f64>| held_out.map_or(String::new(), |v| format!(" validation {v:.7}"));
+    let initial = loss(&data, &samples, &params, k, lambda, threads);
+    let mut best_validation = validation_loss(&params);
+    println!("epoch 0 loss {initial:.7}{}", show(best_validation));
     let mut losses = vec![initial];
+    let mut best = (0, params.clone());
 
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
     let mut step = 0;
     let mut rng = StdRng::seed_from_u64(config.seed);
-    let mut samples = std::mem::take(&mut data.samples);
     for epoch in 1..=config.epochs {
         samples.shuffle(&mut rng);
         for batch in samples.chunks(config.batch.max(1)) {
@@ -354,13 +368,25 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
             }
         }
         let epoch_loss = loss(&data, &samples, &params, k, lambda, threads);
+        let held_out = validation_loss(&params);
         println!(
-            "epoch {epoch} loss {epoch_loss:.7} ({:.0} s)",
+            "epoch {epoch} loss {epoch_loss:.7}{} ({:.0} s)",
+            show(held_out),
             started.elapsed().as_secs_f64()
         );
         losses.push(epoch_loss);
+        match (held_out, best_validation) {
+            (Some(now), Some(before)) if now >= before => {}
+            _ => {
+                best_validation = held_out;
+                best = (epoch, params.clone());
+            }
+        }
     }
-    data.samples = samples;
+    let (best_epoch, params) = best;
+    if !validation.is_empty() {
+        println!("lowest validation loss after epoch {best_epoch}: writing those weights");
+    }
 
     let (weights, scale) = rounded(&params);
     let names: Vec<String> = config
@@ -371,17 +397,18 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
     let header = vec![
         format!(
             "Tuned by `ironwood tune` on {} positions from {}:",
-            data.samples.len(),
+            samples.len(),
             names.join(", ")
         ),
         format!(
-            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam, batch {}, learning rate {}, seed {}, loss {:.7} -> {:.7}.",
+            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam (kept: {best_epoch}), batch {}, learning rate {}, seed {}, holdout {}, loss {:.7} -> {:.7}.",
             config.epochs,
             config.batch,
             config.learning_rate,
             config.seed,
+            config.holdout,
             losses[0],
-            losses[losses.len() - 1]
+            losses[best_epoch]
         ),
     ];
     std::fs::write(&config.out, weights_source(&weights, scale, &header))
@@ -391,7 +418,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
         config.out.display()
     );
     Ok(TuneSummary {
-        positions: data.samples.len(),
+        positions: samples.len(),
         k,
         losses,
     })
