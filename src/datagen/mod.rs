@@ -381,6 +381,29 @@ mod tests {
     }
 
     #[test]
+    fn the_soft_node_limit_ends_searches_soon_after_it_and_reproducibly() {
+        let soft = 3000;
+        let mut near = 0;
+        for fen in crate::bench::BENCH_POSITIONS.iter().take(12) {
+            let game = Game::new(Position::from_fen(fen).unwrap());
+            let run = || {
+                let mut searcher = Searcher::new(4, 1);
+                let control = SearchControl::new(None, false).with_soft_nodes(soft);
+                let limits = SearchLimits::default();
+                searcher.search(game.position(), &[], &limits, &control, &mut Silent)
+            };
+            let (a, b) = (run(), run());
+            assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move), "{fen}");
+            assert!(a.depth >= 1 && !a.best_move.is_null(), "{fen}");
+            if (soft..=3 * soft).contains(&a.nodes) {
+                near += 1;
+            }
+        }
+        // Mates and forced moves may stop sooner; most searches end just past the limit.
+        assert!(near >= 9, "{near} of 12");
+    }
+
+    #[test]
     fn games_are_reproducible_and_keep_only_quiet_labelled_positions() {
         let config = DatagenConfig {
             out: PathBuf::new(),
