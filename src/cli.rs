@@ -22,12 +22,13 @@ Subcommands:
                                     all cores), appended to FILE; runs until killed
                                     without --games; --nodes is a soft limit (default 5000)
   tune --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
-       [--lambda X] [--seed N] [--holdout F]
+       [--lambda X] [--seed N] [--holdout F] [--l2 X]
                                     fit every evaluation weight to datagen files; writes a
                                     weights.rs (defaults: 30 epochs, batch 16384, lr 1,
                                     lambda 0.5 = half result, half search score; --holdout:
                                     the last fraction F of the positions is not trained on,
-                                    and the epoch with its lowest loss is written)
+                                    and the epoch with its lowest loss is written; --l2:
+                                    penalty on the distance from the current weights)
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -93,6 +94,7 @@ pub struct TuneArgs {
     pub lambda: Option<f64>,
     pub seed: u64,
     pub holdout: f64,
+    pub l2: f64,
 }
 
 /// The numbers are checked to be finite when parsed, so equality is an equivalence.
@@ -374,6 +376,13 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
                 }
                 tune.holdout = holdout;
             }
+            "--l2" => {
+                let l2: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(l2 >= 0.0 && l2.is_finite()) {
+                    return Err(CliError("--l2 must be 0 or more".to_string()));
+                }
+                tune.l2 = l2;
+            }
             _ if is_option(name) => {
                 return Err(CliError(format!("unknown option `{name}` for tune")));
             }
@@ -529,6 +538,7 @@ mod tests {
             "tune --data d.bin --out w.rs --lr 0",
             "tune --data d.bin --out w.rs --batch 0",
             "tune --data d.bin --out w.rs --holdout 1",
+            "tune --data d.bin --out w.rs --l2 -1",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

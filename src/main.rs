@@ -100,6 +100,7 @@ fn main() {
                 lambda: args.lambda.unwrap_or(tune::DEFAULT_LAMBDA),
                 seed: args.seed,
                 holdout: args.holdout,
+                l2: args.l2,
                 threads: options
                     .threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

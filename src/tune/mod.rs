@@ -42,6 +42,9 @@ pub struct TuneConfig {
     /// The last fraction of the positions (the latest games) is held out: not trained on,
     /// its loss printed per epoch, and the epoch with the lowest such loss is written.
     pub holdout: f64,
+    /// Weight of the penalty l2 * sum((w - w0)^2) that holds every weight near its starting
+    /// value unless the data says otherwise (weights that rarely fire would otherwise wander).
+    pub l2: f64,
 }
 
 /// One training position: its trace (terms in `Dataset::terms`) and its labels.
@@ -323,6 +326,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
     }
     let threads = config.threads.max(1);
     let mut params = initial_params();
+    let start = params.clone();
     eprintln!(
         "tune: {} positions traced in {:.1} s",
         data.samples.len(),
@@ -359,8 +363,9 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
             step += 1;
             let (c1, c2) = (1.0 - f64::powi(beta1, step), 1.0 - f64::powi(beta2, step));
             for i in 0..PARAMS {
-                m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
-                v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
+                let grad = grad[i] + 2.0 * config.l2 * (params[i] - start[i]);
+                m[i] = beta1 * m[i] + (1.0 - beta1) * grad;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * grad * grad;
                 params[i] -= config.learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + epsilon);
             }
             for f in &mut params[SCALE_PARAMS..] {
@@ -401,12 +406,13 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
             names.join(", ")
         ),
         format!(
-            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam (kept: {best_epoch}), batch {}, learning rate {}, seed {}, holdout {}, loss {:.7} -> {:.7}.",
+            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam (kept: {best_epoch}), batch {}, learning rate {}, seed {}, holdout {}, l2 {}, loss {:.7} -> {:.7}.",
             config.epochs,
             config.batch,
             config.learning_rate,
             config.seed,
             config.holdout,
+            config.l2,
             losses[0],
             losses[best_epoch]
         ),
