@@ -160,6 +160,8 @@ mod tests {
         assert_eq!(term(0), Some(index::ROOK_OPEN_FILE));
         assert_eq!(term(3), Some(index::ROOK_SEMI_OPEN_FILE));
         assert_eq!(term(4), None);
+        let (open, semi_open) = (WEIGHTS.rook_open_file[0], WEIGHTS.rook_semi_open_file[0]);
+        assert!(open.mg > semi_open.mg && semi_open.mg > 0);
     }
 
     #[test]
