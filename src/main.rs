@@ -87,7 +87,7 @@ fn main() {
                 seed,
                 openings,
             };
-            report(ironwood::datagen::run(&config).map(|_| ()))
+            report(ironwood::datagen::run(&config))
         }
         Subcommand::Tune(args) => {
             use ironwood::tune;
@@ -105,7 +105,7 @@ fn main() {
                     .threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             };
-            report(tune::run(&config).map(|_| ()))
+            report(tune::run(&config))
         }
         Subcommand::Epd { file, ms } => {
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))

@@ -48,14 +48,6 @@ pub struct DatagenConfig {
     pub openings: Option<PathBuf>,
 }
 
-/// What a run did, for its last line.
-#[derive(Clone, Debug, Default)]
-pub struct DatagenSummary {
-    pub games: u64,
-    pub positions: u64,
-    pub elapsed: Duration,
-}
-
 /// Games finished out of order wait here, so the file holds them in game order.
 struct OrderedWriter {
     writer: DataWriter,
@@ -85,7 +77,7 @@ struct Shared<'a> {
     error: Mutex<Option<String>>,
 }
 
-pub fn run(config: &DatagenConfig) -> Result<DatagenSummary, String> {
+pub fn run(config: &DatagenConfig) -> Result<(), String> {
     let openings = match &config.openings {
         Some(path) => load_openings(path)?,
         None => Vec::new(),
@@ -131,13 +123,8 @@ pub fn run(config: &DatagenConfig) -> Result<DatagenSummary, String> {
     if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
         return Err(error);
     }
-    let summary = DatagenSummary {
-        games: shared.games_done.load(Ordering::Relaxed),
-        positions: shared.positions_done.load(Ordering::Relaxed),
-        elapsed: start.elapsed(),
-    };
-    eprintln!("{}", progress(&shared, summary.elapsed));
-    Ok(summary)
+    eprintln!("{}", progress(&shared, start.elapsed()));
+    Ok(())
 }
 
 fn progress(shared: &Shared, elapsed: Duration) -> String {

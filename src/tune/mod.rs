@@ -310,15 +310,7 @@ fn rounded(params: &[f64]) -> (Weights, ScaleFactors) {
     (Weights::from_flat(&flat), ScaleFactors::from_array(scale))
 }
 
-/// What a run found, for tests and the summary.
-#[derive(Clone, Debug)]
-pub struct TuneSummary {
-    pub positions: usize,
-    pub k: f64,
-    pub losses: Vec<f64>,
-}
-
-pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
+pub fn run(config: &TuneConfig) -> Result<(), String> {
     let started = Instant::now();
     let mut data = load(config)?;
     if data.samples.is_empty() {
@@ -423,11 +415,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneSummary, String> {
         "final K = {k:.6}; weights written to {}",
         config.out.display()
     );
-    Ok(TuneSummary {
-        positions: samples.len(),
-        k,
-        losses,
-    })
+    Ok(())
 }
 
 #[cfg(test)]
