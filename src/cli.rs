@@ -21,6 +21,18 @@ Subcommands:
                                     prints `nodes N time_ms T nps X` last
   epd FILE [--ms MS]                solve an EPD suite (bm, am, dm) with MS per position
                                     (default 1000); prints `solved S of T` last
+  datagen --out FILE [--games N] [--nodes N] [--seed N] [--openings EPD]
+                                    self-play games for tuning, one per thread (default:
+                                    all cores), appended to FILE; runs until killed
+                                    without --games; --nodes is a soft limit (default 5000)
+  tune --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
+       [--lambda X] [--seed N] [--holdout F] [--l2 X]
+                                    fit every evaluation weight to datagen files; writes a
+                                    weights.rs (defaults: 30 epochs, batch 16384, lr 1,
+                                    lambda 0.5 = half result, half search score; --holdout:
+                                    the last fraction F of the positions is not trained on,
+                                    and the epoch with its lowest loss is written; --l2:
+                                    penalty on the distance from the current weights)
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -72,7 +84,32 @@ pub enum Subcommand {
         file: PathBuf,
         ms: u64,
     },
+    Datagen {
+        out: PathBuf,
+        games: Option<u64>,
+        nodes: Option<u64>,
+        seed: u64,
+        openings: Option<PathBuf>,
+    },
+    Tune(TuneArgs),
 }
+
+/// `tune`'s own arguments; `None` means the tuner's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TuneArgs {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: Option<usize>,
+    pub batch: Option<usize>,
+    pub learning_rate: Option<f64>,
+    pub lambda: Option<f64>,
+    pub seed: u64,
+    pub holdout: f64,
+    pub l2: f64,
+}
+
+/// The numbers are checked to be finite when parsed, so equality is an equivalence.
+impl Eq for TuneArgs {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cli {
@@ -227,6 +264,8 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
             _ => Err(unexpected("bench", args)),
         },
         "epd" => epd(args),
+        "datagen" => datagen(args),
+        "tune" => tune(args),
         other if is_option(other) => Err(CliError(format!("unknown option `{other}`"))),
         other => Err(CliError(format!("unknown subcommand `{other}`"))),
     }
@@ -309,6 +348,103 @@ fn epd(args: &[String]) -> Result<Subcommand, CliError> {
     Ok(Subcommand::Epd { file, ms })
 }
 
+fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
+    let (mut out, mut games, mut nodes, mut seed, mut openings) = (None, None, None, 0, None);
+    let mut i = 0;
+    while i < args.len() {
+        let (name, inline) = split_option(&args[i]);
+        match name {
+            "--out" => out = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--openings" => openings = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--games" => games = Some(positive(name, value(name, inline, args, &mut i)?)?),
+            "--nodes" => nodes = Some(positive(name, value(name, inline, args, &mut i)?)?),
+            "--seed" => seed = number(name, value(name, inline, args, &mut i)?)?,
+            _ if is_option(name) => {
+                return Err(CliError(format!("unknown option `{name}` for datagen")));
+            }
+            _ => return Err(unexpected("datagen", &args[i..])),
+        }
+        i += 1;
+    }
+    let out = out.ok_or_else(|| CliError("datagen needs --out FILE".to_string()))?;
+    Ok(Subcommand::Datagen {
+        out,
+        games,
+        nodes,
+        seed,
+        openings,
+    })
+}
+
+fn tune(args: &[String]) -> Result<Subcommand, CliError> {
+    let mut tune = TuneArgs::default();
+    let mut out = None;
+    let mut i = 0;
+    while i < args.len() {
+        let (name, inline) = split_option(&args[i]);
+        match name {
+            "--data" => tune
+                .data
+                .push(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--out" => out = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--epochs" => {
+                tune.epochs = Some(number(name, value(name, inline, args, &mut i)?)?);
+            }
+            "--batch" => {
+                tune.batch = Some(positive(name, value(name, inline, args, &mut i)?)? as usize);
+            }
+            "--lr" => {
+                let lr: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(lr > 0.0 && lr.is_finite()) {
+                    return Err(CliError("--lr must be a positive number".to_string()));
+                }
+                tune.learning_rate = Some(lr);
+            }
+            "--lambda" => {
+                let lambda: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(0.0..=1.0).contains(&lambda) {
+                    return Err(CliError("--lambda must be 0 to 1".to_string()));
+                }
+                tune.lambda = Some(lambda);
+            }
+            "--seed" => tune.seed = number(name, value(name, inline, args, &mut i)?)?,
+            "--holdout" => {
+                let holdout: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(0.0..1.0).contains(&holdout) {
+                    return Err(CliError(
+                        "--holdout must be at least 0, below 1".to_string(),
+                    ));
+                }
+                tune.holdout = holdout;
+            }
+            "--l2" => {
+                let l2: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(l2 >= 0.0 && l2.is_finite()) {
+                    return Err(CliError("--l2 must be 0 or more".to_string()));
+                }
+                tune.l2 = l2;
+            }
+            _ if is_option(name) => {
+                return Err(CliError(format!("unknown option `{name}` for tune")));
+            }
+            _ => return Err(unexpected("tune", &args[i..])),
+        }
+        i += 1;
+    }
+    if tune.data.is_empty() {
+        return Err(CliError("tune needs --data FILE".to_string()));
+    }
+    tune.out = out.ok_or_else(|| CliError("tune needs --out FILE".to_string()))?;
+    Ok(Subcommand::Tune(tune))
+}
+
+fn positive(option: &str, text: &str) -> Result<u64, CliError> {
+    match number(option, text)? {
+        0 => Err(CliError(format!("{option} must be at least 1"))),
+        n => Ok(n),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +516,26 @@ mod tests {
             }
         );
         assert_eq!(
+            command("--threads 2 datagen --out d.bin --games 4 --nodes 900 --seed 7"),
+            Subcommand::Datagen {
+                out: PathBuf::from("d.bin"),
+                games: Some(4),
+                nodes: Some(900),
+                seed: 7,
+                openings: None
+            }
+        );
+        assert_eq!(
+            command("tune --data a.bin --data=b.bin --out w.rs --epochs 3 --lambda 0.25"),
+            Subcommand::Tune(TuneArgs {
+                data: vec![PathBuf::from("a.bin"), PathBuf::from("b.bin")],
+                out: PathBuf::from("w.rs"),
+                epochs: Some(3),
+                lambda: Some(0.25),
+                ..TuneArgs::default()
+            })
+        );
+        assert_eq!(
             command("--hash 16 epd m.epd"),
             Subcommand::Epd {
                 file: PathBuf::from("m.epd"),
@@ -427,6 +583,19 @@ mod tests {
             "--log-max-mb NaN",
             "--log-max-mb inf",
             "--log-keep-mb 0.0001",
+            "datagen",
+            "datagen --out",
+            "datagen --out f --games 0",
+            "datagen --out f --nodes x",
+            "datagen --out f extra",
+            "tune",
+            "tune --data d.bin",
+            "tune --out w.rs",
+            "tune --data d.bin --out w.rs --lambda 2",
+            "tune --data d.bin --out w.rs --lr 0",
+            "tune --data d.bin --out w.rs --batch 0",
+            "tune --data d.bin --out w.rs --holdout 1",
+            "tune --data d.bin --out w.rs --l2 -1",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod game;
@@ -12,4 +13,5 @@ pub mod logging;
 pub mod perft_command;
 pub mod search;
 pub mod sys;
+pub mod tune;
 pub mod xboard;

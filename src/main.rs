@@ -84,6 +84,46 @@ fn main() {
             );
             0
         }
+        Subcommand::Datagen {
+            out,
+            games,
+            nodes,
+            seed,
+            openings,
+        } => {
+            let config = ironwood::datagen::DatagenConfig {
+                out,
+                threads: options
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                hash_mb: options
+                    .hash_mb
+                    .unwrap_or(ironwood::datagen::DEFAULT_HASH_MB),
+                games,
+                nodes: nodes.unwrap_or(ironwood::datagen::DEFAULT_NODES),
+                seed,
+                openings,
+            };
+            report(ironwood::datagen::run(&config))
+        }
+        Subcommand::Tune(args) => {
+            use ironwood::tune;
+            let config = tune::TuneConfig {
+                data: args.data,
+                out: args.out,
+                epochs: args.epochs.unwrap_or(tune::DEFAULT_EPOCHS),
+                batch: args.batch.unwrap_or(tune::DEFAULT_BATCH),
+                learning_rate: args.learning_rate.unwrap_or(tune::DEFAULT_LEARNING_RATE),
+                lambda: args.lambda.unwrap_or(tune::DEFAULT_LAMBDA),
+                seed: args.seed,
+                holdout: args.holdout,
+                l2: args.l2,
+                threads: options
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            };
+            report(tune::run(&config))
+        }
         Subcommand::Epd { file, ms } => {
             let hash_mb = hash_mb.unwrap_or(DEFAULT_HASH_MB);
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))

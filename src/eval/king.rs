@@ -2,54 +2,62 @@
 //! next to it, and enemy pieces bearing on the squares around it.
 
 use super::Attacks;
-use super::score::{Score, s};
+use super::params::index;
+use super::score::Score;
+use super::trace::Tracer;
+use super::weights::WEIGHTS;
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 
-/// Per file next to or on the king's: no own pawn one or two squares ahead of the king.
-const SHIELD_MISSING: i32 = -20;
-/// The shield pawn has moved two squares ahead of the king's rank.
-const SHIELD_ADVANCED: i32 = -8;
-/// No own pawn at all on a file next to the king (added to the shield penalty).
-const SEMI_OPEN_NEAR_KING: i32 = -12;
-/// No pawn of either side on a file next to the king (added to the two above).
-const OPEN_NEAR_KING: i32 = -10;
+/// King-attack units at which the tables' last entry is reached (and kept).
+const MAX_ATTACK_UNITS: i32 = 55;
 
-/// Penalty for `units` of attack on the king zone: quadratic, because attacks by several
-/// pieces that reinforce each other are what actually breaks through.
-fn attack_penalty(units: i32, attackers: i32, attacker_has_queen: bool) -> i32 {
+/// The king-attack term for `units` of attack on the king zone, if any: it takes two
+/// pieces that reinforce each other to break through. The tables hold the curve (it began
+/// as -min(units^2 / 6, 500), halved without the attacker's queen).
+fn attack_term(units: i32, attackers: i32, attacker_has_queen: bool) -> Option<(usize, Score)> {
     if attackers < 2 {
-        return 0;
+        return None;
     }
-    let penalty = (units * units / 6).min(500);
-    if attacker_has_queen {
-        -penalty
+    let entry = units.min(MAX_ATTACK_UNITS) as usize;
+    Some(if attacker_has_queen {
+        (
+            index::KING_ATTACK_WITH_QUEEN + entry,
+            WEIGHTS.king_attack_with_queen[entry],
+        )
     } else {
-        -penalty / 2
-    }
+        (
+            index::KING_ATTACK_WITHOUT_QUEEN + entry,
+            WEIGHTS.king_attack_without_queen[entry],
+        )
+    })
 }
 
-fn pawn_shield(pos: &Position, us: Color, king: Square) -> i32 {
+fn pawn_shield<T: Tracer>(pos: &Position, us: Color, king: Square, trace: &mut T) -> Score {
     let our_pawns = pos.pieces(us, PieceKind::Pawn);
     let all_pawns = pos.kind(PieceKind::Pawn);
     let first_file = king.file().saturating_sub(1);
     let last_file = (king.file() + 1).min(7);
-    let mut total = 0;
+    let mut total = Score::ZERO;
     for file in first_file..=last_file {
         let level = Bitboard::from_square(Square::from_file_rank(file, king.rank()));
         let one_ahead = level.forward(us);
         let two_ahead = one_ahead.forward(us);
         if (our_pawns & one_ahead).is_empty() {
-            total += if (our_pawns & two_ahead).any() {
-                SHIELD_ADVANCED
+            if (our_pawns & two_ahead).any() {
+                total += WEIGHTS.shield_advanced[0];
+                trace.add(index::SHIELD_ADVANCED, us, 1);
             } else {
-                SHIELD_MISSING
-            };
+                total += WEIGHTS.shield_missing[0];
+                trace.add(index::SHIELD_MISSING, us, 1);
+            }
         }
         let file_squares = Bitboard::file(file);
         if (file_squares & our_pawns).is_empty() {
-            total += SEMI_OPEN_NEAR_KING;
+            total += WEIGHTS.semi_open_near_king[0];
+            trace.add(index::SEMI_OPEN_NEAR_KING, us, 1);
             if (file_squares & all_pawns).is_empty() {
-                total += OPEN_NEAR_KING;
+                total += WEIGHTS.open_near_king[0];
+                trace.add(index::OPEN_NEAR_KING, us, 1);
             }
         }
     }
@@ -57,30 +65,38 @@ fn pawn_shield(pos: &Position, us: Color, king: Square) -> i32 {
 }
 
 /// King safety from White's point of view; `attacks` must be complete.
-pub fn evaluate(pos: &Position, attacks: &Attacks) -> Score {
-    let mut mg = 0;
+pub fn evaluate<T: Tracer>(pos: &Position, attacks: &Attacks, trace: &mut T) -> Score {
+    let mut score = Score::ZERO;
     for us in Color::BOTH {
         let king = pos.king_square(us);
         let attacker_has_queen = pos.pieces(!us, PieceKind::Queen).any();
-        let side = pawn_shield(pos, us, king)
-            + attack_penalty(
-                attacks.king_attack_units[us.index()],
-                attacks.king_attackers[us.index()],
-                attacker_has_queen,
-            );
-        mg += side * us.sign();
+        let mut side = pawn_shield(pos, us, king, trace);
+        if let Some((term, penalty)) = attack_term(
+            attacks.king_attack_units[us.index()],
+            attacks.king_attackers[us.index()],
+            attacker_has_queen,
+        ) {
+            side += penalty;
+            trace.add(term, us, 1);
+        }
+        score += side.for_white(us);
     }
-    s(mg, 0)
+    score
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::tests::position;
+    use crate::eval::trace::NoTrace;
 
     fn shield(fen: &str, us: Color) -> i32 {
         let pos = position(fen);
-        pawn_shield(&pos, us, pos.king_square(us))
+        pawn_shield(&pos, us, pos.king_square(us), &mut NoTrace).mg
+    }
+
+    fn attack_penalty(units: i32, attackers: i32, attacker_has_queen: bool) -> i32 {
+        attack_term(units, attackers, attacker_has_queen).map_or(0, |(_, s)| s.mg)
     }
 
     #[test]
@@ -112,8 +128,8 @@ mod tests {
         let attacked = position("6k1/5ppp/8/6NQ/8/8/5PPP/4R1K1 w - - 0 1");
         let king_term = |pos: &Position| {
             let mut attacks = Attacks::new(pos);
-            crate::eval::pieces::evaluate(pos, &mut attacks);
-            evaluate(pos, &attacks).mg
+            crate::eval::pieces::evaluate(pos, &mut attacks, &mut NoTrace);
+            evaluate(pos, &attacks, &mut NoTrace).mg
         };
         // From White's side: Black's king is the one under fire.
         assert!(king_term(&attacked) > king_term(&quiet) + 20);

@@ -1,30 +1,34 @@
 //! Static evaluation: a score in centipawns from the side to move's point of view.
 //! Every term is a midgame/endgame pair computed from White's side for both colours;
 //! `evaluate` blends the pair by game phase, scales drawish material towards zero and turns
-//! the result to the side to move.
+//! the result to the side to move. All weights are in `weights.rs` (layout: `params.rs`).
 
 mod king;
+pub mod params;
 mod pawns;
 mod pieces;
-mod scaling;
-mod score;
+pub mod scaling;
+pub mod score;
 mod tables;
+pub mod trace;
+pub mod weights;
 
 use crate::board::attacks::king_attacks;
 use crate::board::{Bitboard, Color, PieceKind, Position};
+use score::Score;
+use trace::{NoTrace, Tracer};
+use weights::WEIGHTS;
 
 /// Midgame-ish piece values, also used by move ordering (MVV-LVA) and SEE.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
-/// For the side to move: the initiative is worth a little.
-const TEMPO: i32 = 12;
-
 /// Contribution of each piece kind to the game phase; the full set adds up to `MAX_PHASE`.
+/// They define the taper between the midgame and endgame weights, so they are not tuned.
 const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
 
 /// Far from any mate score, so evaluation can never be mistaken for one.
-const EVAL_LIMIT: i32 = 20_000;
+pub const EVAL_LIMIT: i32 = 20_000;
 
 /// Attack maps shared by the terms, indexed by colour.
 pub(crate) struct Attacks {
@@ -59,7 +63,7 @@ impl Attacks {
     }
 }
 
-fn game_phase(pos: &Position) -> i32 {
+pub fn game_phase(pos: &Position) -> i32 {
     let phase: i32 = PieceKind::ALL
         .iter()
         .map(|&kind| PHASE_WEIGHTS[kind.index()] * pos.kind(kind).count() as i32)
@@ -67,26 +71,42 @@ fn game_phase(pos: &Position) -> i32 {
     phase.min(MAX_PHASE)
 }
 
+/// A midgame/endgame pair blended by `phase` (out of `MAX_PHASE`), rounded towards zero.
+#[inline]
+pub fn taper(score: Score, phase: i32) -> i32 {
+    (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// Every weighted term from White's point of view, before tapering, scaling and tempo.
+fn weighted_terms<T: Tracer>(pos: &Position, trace: &mut T) -> Score {
+    let mut attacks = Attacks::new(pos);
+    let (pawn_structure, passed) = pawns::structure(pos, trace);
+    let mut score = tables::material_and_placement(pos, trace) + pawn_structure;
+    score += pieces::evaluate(pos, &mut attacks, trace);
+    score += king::evaluate(pos, &attacks, trace);
+    score += pawns::passed_pawn_extras(pos, passed, &attacks, trace);
+    score
+}
+
+/// The tempo for the side to move, which is not scaled.
+fn tempo(phase: i32) -> i32 {
+    taper(WEIGHTS.tempo[0], phase)
+}
+
 pub fn evaluate(pos: &Position) -> i32 {
     if pos.is_insufficient_material() {
         return 0;
     }
-    let mut attacks = Attacks::new(pos);
-    let (pawn_structure, passed) = pawns::structure(pos);
-    let mut score = tables::material_and_placement(pos) + pawn_structure;
-    score += pieces::evaluate(pos, &mut attacks);
-    score += king::evaluate(pos, &attacks);
-    score += pawns::passed_pawn_extras(pos, passed, &attacks);
-
+    let score = weighted_terms(pos, &mut NoTrace);
     let phase = game_phase(pos);
-    let blended = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let blended = taper(score, phase);
     let strong = if blended > 0 {
         Color::White
     } else {
         Color::Black
     };
     let for_white = blended * scaling::scale_factor(pos, strong) / scaling::FULL;
-    (for_white * pos.side_to_move().sign() + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    (for_white * pos.side_to_move().sign() + tempo(phase)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 #[cfg(test)]
@@ -98,6 +118,11 @@ pub(crate) mod tests {
     const OPENINGS_EPD: &str = include_str!("../../tests/data/openings.epd");
     const BK_EPD: &str = include_str!("../../tests/data/bk.epd");
     const MATES_EPD: &str = include_str!("../../tests/data/mates.epd");
+
+    /// What the side to move gets for the move alone in `pos`.
+    pub(crate) fn tempo_of(pos: &Position) -> i32 {
+        tempo(game_phase(pos))
+    }
 
     pub(crate) fn position(fen: &str) -> Position {
         Position::from_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
@@ -153,7 +178,10 @@ pub(crate) mod tests {
             assert_symmetric(pos);
         }
         // Not vacuous: the suites hold plenty of unbalanced positions.
-        let unbalanced = positions.iter().filter(|p| evaluate(p) != TEMPO).count();
+        let unbalanced = positions
+            .iter()
+            .filter(|p| evaluate(p) != tempo_of(p))
+            .count();
         assert!(unbalanced > positions.len() / 2);
     }
 
@@ -190,7 +218,7 @@ pub(crate) mod tests {
             ) else {
                 continue;
             };
-            assert_eq!(evaluate(&a) + evaluate(&b), 2 * TEMPO, "{line}");
+            assert_eq!(evaluate(&a) + evaluate(&b), 2 * tempo_of(&a), "{line}");
             checked += 1;
         }
         assert!(checked > 150);
@@ -200,7 +228,7 @@ pub(crate) mod tests {
     fn the_start_position_is_level() {
         let score = evaluate(&Position::startpos());
         assert!(score.abs() < 50);
-        assert_eq!(score, TEMPO);
+        assert_eq!(score, tempo_of(&Position::startpos()));
         assert_eq!(game_phase(&Position::startpos()), MAX_PHASE);
     }
 
@@ -246,12 +274,14 @@ pub(crate) mod tests {
     fn drawish_material_is_scored_near_zero() {
         let rook_against_knight = evaluate(&position("4k3/8/8/8/8/8/8/R3K1n1 w - - 0 1"));
         let rook_alone = evaluate(&position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
-        let two_knights = evaluate(&position("4k3/8/8/8/8/8/8/NN2K3 w - - 0 1"));
-        let knight_against_pawn = evaluate(&position("4k3/4p3/8/8/8/8/8/N3K3 w - - 0 1"));
+        let two_knights_position = position("4k3/8/8/8/8/8/8/NN2K3 w - - 0 1");
+        let two_knights = evaluate(&two_knights_position);
+        let knight_against_pawn_position = position("4k3/4p3/8/8/8/8/8/N3K3 w - - 0 1");
+        let knight_against_pawn = evaluate(&knight_against_pawn_position);
         assert!(rook_against_knight.abs() < 80, "{rook_against_knight}");
         assert!(rook_alone > 400);
-        assert_eq!(two_knights, TEMPO);
-        assert!(knight_against_pawn <= TEMPO);
+        assert_eq!(two_knights, tempo_of(&two_knights_position));
+        assert!(knight_against_pawn <= tempo_of(&knight_against_pawn_position));
         assert_eq!(
             evaluate(&position("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")),
             0,

@@ -3,45 +3,14 @@
 //! (king proximity to the stop square, a free path to promotion).
 
 use super::Attacks;
-use super::score::{Score, s};
+use super::params::index;
+use super::score::Score;
+use super::trace::Tracer;
+use super::weights::WEIGHTS;
 use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 
-/// By relative rank (0 = own back rank).
-const PASSED: [Score; 8] = [
-    s(0, 0),
-    s(0, 5),
-    s(0, 8),
-    s(5, 15),
-    s(15, 30),
-    s(30, 55),
-    s(50, 85),
-    s(0, 0),
-];
-const ISOLATED: Score = s(-6, -12);
-/// Per pawn standing in front of another of its side on the same file.
-const DOUBLED: Score = s(-10, -22);
-/// Stop square attacked by an enemy pawn and no neighbour able to come up beside it.
-const BACKWARD: Score = s(-8, -8);
-/// Defended by a pawn or side by side with one, by relative rank.
-const CONNECTED: [Score; 8] = [
-    s(0, 0),
-    s(0, 0),
-    s(6, 3),
-    s(8, 5),
-    s(12, 10),
-    s(22, 20),
-    s(35, 30),
-    s(0, 0),
-];
-
-/// Scale of the passed-pawn extras by relative rank: they matter only once it has run.
-const PASSER_WEIGHT: [i32; 8] = [0, 0, 0, 1, 2, 4, 6, 0];
-const THEIR_KING_DISTANCE: i32 = 4;
-const OUR_KING_DISTANCE: i32 = 2;
-/// Nothing of theirs stands on or attacks the way to the queening square.
-const FREE_PATH: i32 = 10;
-/// The square in front is empty and not attacked.
-const SAFE_STOP: i32 = 4;
+/// The passed-pawn extras count king distances up to this.
+const MAX_DISTANCE: i32 = 5;
 
 /// Every square on a file holding a square of `b`.
 fn file_fill(b: Bitboard) -> Bitboard {
@@ -80,7 +49,7 @@ fn connected_pawns(ours: Bitboard, us: Color) -> Bitboard {
 }
 
 /// The structure score from White's point of view, and all passed pawns of both sides.
-pub fn structure(pos: &Position) -> (Score, Bitboard) {
+pub fn structure<T: Tracer>(pos: &Position, trace: &mut T) -> (Score, Bitboard) {
     let mut score = Score::ZERO;
     let mut passed = Bitboard::EMPTY;
     for us in Color::BOTH {
@@ -91,13 +60,23 @@ pub fn structure(pos: &Position) -> (Score, Bitboard) {
         let our_passed = passed_pawns(ours, theirs, us);
         passed |= our_passed;
         for sq in our_passed {
-            side += PASSED[sq.relative_rank(us) as usize];
+            let rank = sq.relative_rank(us) as usize;
+            side += WEIGHTS.passed[rank];
+            trace.add(index::PASSED + rank, us, 1);
         }
-        side += ISOLATED * isolated_pawns(ours).count() as i32;
-        side += DOUBLED * doubled_pawns(ours, us).count() as i32;
-        side += BACKWARD * backward_pawns(ours, theirs, us).count() as i32;
+        let isolated = isolated_pawns(ours).count() as i32;
+        side += WEIGHTS.isolated[0] * isolated;
+        trace.add(index::ISOLATED, us, isolated);
+        let doubled = doubled_pawns(ours, us).count() as i32;
+        side += WEIGHTS.doubled[0] * doubled;
+        trace.add(index::DOUBLED, us, doubled);
+        let backward = backward_pawns(ours, theirs, us).count() as i32;
+        side += WEIGHTS.backward[0] * backward;
+        trace.add(index::BACKWARD, us, backward);
         for sq in connected_pawns(ours, us) {
-            side += CONNECTED[sq.relative_rank(us) as usize];
+            let rank = sq.relative_rank(us) as usize;
+            side += WEIGHTS.connected[rank];
+            trace.add(index::CONNECTED + rank, us, 1);
         }
 
         score += side.for_white(us);
@@ -111,42 +90,51 @@ fn distance(a: Square, b: Square) -> i32 {
     files.max(ranks)
 }
 
-/// Endgame extras for the passed pawns in `passed`, from White's point of view.
-pub fn passed_pawn_extras(pos: &Position, passed: Bitboard, attacks: &Attacks) -> Score {
-    let mut eg = 0;
+/// Extras for the passed pawns in `passed` that depend on kings and attacks, from White's
+/// point of view; only pawns that have run far enough to matter have non-zero weights.
+pub fn passed_pawn_extras<T: Tracer>(
+    pos: &Position,
+    passed: Bitboard,
+    attacks: &Attacks,
+    trace: &mut T,
+) -> Score {
+    let mut score = Score::ZERO;
     for us in Color::BOTH {
         let them = !us;
         let our_king = pos.king_square(us);
         let their_king = pos.king_square(them);
         let their_control = pos.color(them) | attacks.all[them.index()];
-        let mut side = 0;
+        let mut side = Score::ZERO;
         for sq in passed & pos.color(us) {
-            let weight = PASSER_WEIGHT[sq.relative_rank(us) as usize];
-            if weight == 0 {
-                continue;
-            }
+            let rank = sq.relative_rank(us) as usize;
             let pawn = Bitboard::from_square(sq);
             let stop = pawn.forward(us).lowest();
-            side += weight
-                * (THEIR_KING_DISTANCE * distance(their_king, stop).min(5)
-                    - OUR_KING_DISTANCE * distance(our_king, stop).min(5));
+            let their_distance = distance(their_king, stop).min(MAX_DISTANCE);
+            let our_distance = distance(our_king, stop).min(MAX_DISTANCE);
+            side += WEIGHTS.passer_their_king[rank] * their_distance;
+            trace.add(index::PASSER_THEIR_KING + rank, us, their_distance);
+            side += WEIGHTS.passer_our_king[rank] * our_distance;
+            trace.add(index::PASSER_OUR_KING + rank, us, our_distance);
             if pos.piece_at(stop).is_none() {
                 if (pawn.front_span(us) & their_control).is_empty() {
-                    side += weight * FREE_PATH;
+                    side += WEIGHTS.passer_free_path[rank];
+                    trace.add(index::PASSER_FREE_PATH + rank, us, 1);
                 } else if !attacks.all[them.index()].contains(stop) {
-                    side += weight * SAFE_STOP;
+                    side += WEIGHTS.passer_safe_stop[rank];
+                    trace.add(index::PASSER_SAFE_STOP + rank, us, 1);
                 }
             }
         }
-        eg += side * us.sign();
+        score += side.for_white(us);
     }
-    s(0, eg)
+    score
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::tests::position;
+    use crate::eval::trace::NoTrace;
 
     fn squares(names: &[&str]) -> Bitboard {
         names.iter().fold(Bitboard::EMPTY, |b, name| {
@@ -164,7 +152,7 @@ mod tests {
         let (white, black) = (pawns(fen, Color::White), pawns(fen, Color::Black));
         assert_eq!(passed_pawns(white, black, Color::White), squares(&["h3"]));
         assert_eq!(passed_pawns(black, white, Color::Black), Bitboard::EMPTY);
-        let (_, passed) = structure(&position(fen));
+        let (_, passed) = structure(&position(fen), &mut NoTrace);
         assert_eq!(passed, squares(&["h3"]));
     }
 
@@ -192,15 +180,23 @@ mod tests {
 
     #[test]
     fn weaknesses_cost_and_advanced_passers_gain() {
-        const { assert!(ISOLATED.mg < 0 && ISOLATED.eg < 0) };
-        const { assert!(DOUBLED.mg < 0 && DOUBLED.eg < 0) };
-        const { assert!(BACKWARD.mg < 0 && BACKWARD.eg < 0) };
+        for weakness in [WEIGHTS.isolated, WEIGHTS.doubled, WEIGHTS.backward] {
+            assert!(weakness[0].mg < 0 && weakness[0].eg < 0);
+        }
         for rank in 1..6 {
-            assert!(PASSED[rank + 1].eg > PASSED[rank].eg);
+            assert!(WEIGHTS.passed[rank + 1].eg > WEIGHTS.passed[rank].eg);
         }
         // Same pawns, but the d-pawn stands apart from the others.
-        let isolated = structure(&position("4k3/pppp4/8/8/8/8/PP1P4/4K3 w - - 0 1")).0;
-        let together = structure(&position("4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1")).0;
+        let isolated = structure(
+            &position("4k3/pppp4/8/8/8/8/PP1P4/4K3 w - - 0 1"),
+            &mut NoTrace,
+        )
+        .0;
+        let together = structure(
+            &position("4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1"),
+            &mut NoTrace,
+        )
+        .0;
         assert!(isolated.eg < together.eg);
     }
 
@@ -208,10 +204,10 @@ mod tests {
     fn a_passer_is_worth_more_near_a_distant_enemy_king() {
         let extras = |fen: &str| {
             let pos = position(fen);
-            let (_, passed) = structure(&pos);
+            let (_, passed) = structure(&pos, &mut NoTrace);
             let mut attacks = crate::eval::Attacks::new(&pos);
-            crate::eval::pieces::evaluate(&pos, &mut attacks);
-            passed_pawn_extras(&pos, passed, &attacks).eg
+            crate::eval::pieces::evaluate(&pos, &mut attacks, &mut NoTrace);
+            passed_pawn_extras(&pos, passed, &attacks, &mut NoTrace).eg
         };
         let king_far = extras("7k/8/8/1P6/8/8/8/4K3 w - - 0 1");
         let king_near = extras("8/k7/8/1P6/8/8/8/4K3 w - - 0 1");

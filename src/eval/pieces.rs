@@ -3,42 +3,16 @@
 //! king safety and passed pawns read later.
 
 use super::Attacks;
-use super::score::{Score, s};
+use super::params::index;
+use super::score::Score;
+use super::trace::Tracer;
+use super::weights::WEIGHTS;
 use crate::board::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::board::bitboard::{DARK_SQUARES, LIGHT_SQUARES};
 use crate::board::{Bitboard, Color, PieceKind, Position};
 
-// Mobility by the number of squares reachable: steep when a piece is nearly trapped, flat
-// once it has room. Zero sits near a typical count because PeSTO's values already assume
-// a piece of average activity.
-#[rustfmt::skip]
-const KNIGHT_MOBILITY: [Score; 9] = [
-    s(-35, -40), s(-20, -26), s(-8, -12), s(-2, -4), s(3, 3), s(8, 8), s(13, 12), s(17, 15),
-    s(20, 17),
-];
-#[rustfmt::skip]
-const BISHOP_MOBILITY: [Score; 14] = [
-    s(-30, -40), s(-18, -25), s(-8, -14), s(-2, -6), s(3, 0), s(8, 6), s(12, 11), s(16, 15),
-    s(19, 19), s(22, 22), s(24, 25), s(26, 27), s(28, 29), s(30, 31),
-];
-#[rustfmt::skip]
-const ROOK_MOBILITY: [Score; 15] = [
-    s(-20, -40), s(-14, -26), s(-9, -16), s(-5, -8), s(-2, -2), s(0, 3), s(2, 8), s(4, 13),
-    s(6, 18), s(8, 22), s(10, 26), s(12, 29), s(13, 32), s(14, 34), s(15, 36),
-];
-#[rustfmt::skip]
-const QUEEN_MOBILITY: [Score; 28] = [
-    s(-20, -30), s(-15, -22), s(-11, -16), s(-8, -11), s(-6, -7), s(-4, -4), s(-2, -1), s(0, 1),
-    s(1, 4), s(2, 6), s(4, 9), s(5, 11), s(6, 13), s(7, 15), s(8, 17), s(9, 19),
-    s(10, 20), s(11, 21), s(12, 22), s(12, 23), s(13, 24), s(13, 25), s(14, 26), s(14, 27),
-    s(15, 28), s(15, 29), s(16, 30), s(16, 31),
-];
-
-const BISHOP_PAIR: Score = s(30, 55);
-const ROOK_OPEN_FILE: Score = s(25, 12);
-const ROOK_SEMI_OPEN_FILE: Score = s(12, 6);
-
-/// King-attack units per square of the enemy king zone a piece attacks, by kind.
+/// King-attack units per square of the enemy king zone a piece attacks, by kind. They are
+/// the index into the king-attack tables, not weights: the tables carry the values.
 const KING_ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
 /// Bishops on both colours, which a pair of same-coloured bishops (after a promotion) is not.
@@ -46,13 +20,14 @@ fn has_bishop_pair(bishops: Bitboard) -> bool {
     (bishops & LIGHT_SQUARES).any() && (bishops & DARK_SQUARES).any()
 }
 
-fn rook_file_bonus(file: Bitboard, pawns: Bitboard, our_pawns: Bitboard) -> Score {
+/// The rook-file term that applies, if any: its flat index and its weight.
+fn rook_file_term(file: Bitboard, pawns: Bitboard, our_pawns: Bitboard) -> Option<(usize, Score)> {
     if (file & pawns).is_empty() {
-        ROOK_OPEN_FILE
+        Some((index::ROOK_OPEN_FILE, WEIGHTS.rook_open_file[0]))
     } else if (file & our_pawns).is_empty() {
-        ROOK_SEMI_OPEN_FILE
+        Some((index::ROOK_SEMI_OPEN_FILE, WEIGHTS.rook_semi_open_file[0]))
     } else {
-        Score::ZERO
+        None
     }
 }
 
@@ -69,7 +44,7 @@ fn record(attacks: &mut Attacks, us: Color, kind: PieceKind, attacked: Bitboard)
 }
 
 /// Mobility, bishop pair and rook files from White's point of view; fills `attacks`.
-pub fn evaluate(pos: &Position, attacks: &mut Attacks) -> Score {
+pub fn evaluate<T: Tracer>(pos: &Position, attacks: &mut Attacks, trace: &mut T) -> Score {
     let occupied = pos.occupied();
     let pawns = pos.kind(PieceKind::Pawn);
     let mut score = Score::ZERO;
@@ -82,27 +57,40 @@ pub fn evaluate(pos: &Position, attacks: &mut Attacks) -> Score {
         for sq in pos.pieces(us, PieceKind::Knight) {
             let attacked = knight_attacks(sq);
             record(attacks, us, PieceKind::Knight, attacked);
-            side += KNIGHT_MOBILITY[(attacked & mobility_area).count() as usize];
+            let count = (attacked & mobility_area).count() as usize;
+            side += WEIGHTS.knight_mobility[count];
+            trace.add(index::KNIGHT_MOBILITY + count, us, 1);
         }
         let bishops = pos.pieces(us, PieceKind::Bishop);
         for sq in bishops {
             let attacked = bishop_attacks(sq, occupied);
             record(attacks, us, PieceKind::Bishop, attacked);
-            side += BISHOP_MOBILITY[(attacked & mobility_area).count() as usize];
+            let count = (attacked & mobility_area).count() as usize;
+            side += WEIGHTS.bishop_mobility[count];
+            trace.add(index::BISHOP_MOBILITY + count, us, 1);
         }
         if has_bishop_pair(bishops) {
-            side += BISHOP_PAIR;
+            side += WEIGHTS.bishop_pair[0];
+            trace.add(index::BISHOP_PAIR, us, 1);
         }
         for sq in pos.pieces(us, PieceKind::Rook) {
             let attacked = rook_attacks(sq, occupied);
             record(attacks, us, PieceKind::Rook, attacked);
-            side += ROOK_MOBILITY[(attacked & mobility_area).count() as usize];
-            side += rook_file_bonus(Bitboard::file(sq.file()), pawns, our_pawns);
+            let count = (attacked & mobility_area).count() as usize;
+            side += WEIGHTS.rook_mobility[count];
+            trace.add(index::ROOK_MOBILITY + count, us, 1);
+            if let Some((term, bonus)) = rook_file_term(Bitboard::file(sq.file()), pawns, our_pawns)
+            {
+                side += bonus;
+                trace.add(term, us, 1);
+            }
         }
         for sq in pos.pieces(us, PieceKind::Queen) {
             let attacked = queen_attacks(sq, occupied);
             record(attacks, us, PieceKind::Queen, attacked);
-            side += QUEEN_MOBILITY[(attacked & mobility_area).count() as usize];
+            let count = (attacked & mobility_area).count() as usize;
+            side += WEIGHTS.queen_mobility[count];
+            trace.add(index::QUEEN_MOBILITY + count, us, 1);
         }
 
         score += side.for_white(us);
@@ -114,19 +102,20 @@ pub fn evaluate(pos: &Position, attacks: &mut Attacks) -> Score {
 mod tests {
     use super::*;
     use crate::eval::tests::position;
+    use crate::eval::trace::NoTrace;
 
     fn pieces_term(fen: &str) -> Score {
         let pos = position(fen);
-        evaluate(&pos, &mut Attacks::new(&pos))
+        evaluate(&pos, &mut Attacks::new(&pos), &mut NoTrace)
     }
 
     #[test]
     fn mobility_never_falls_with_more_squares() {
         for table in [
-            &KNIGHT_MOBILITY[..],
-            &BISHOP_MOBILITY[..],
-            &ROOK_MOBILITY[..],
-            &QUEEN_MOBILITY[..],
+            &WEIGHTS.knight_mobility[..],
+            &WEIGHTS.bishop_mobility[..],
+            &WEIGHTS.rook_mobility[..],
+            &WEIGHTS.queen_mobility[..],
         ] {
             for pair in table.windows(2) {
                 assert!(pair[1].mg >= pair[0].mg && pair[1].eg >= pair[0].eg);
@@ -159,7 +148,7 @@ mod tests {
         assert!(!has_bishop_pair(
             same.pieces(Color::White, PieceKind::Bishop)
         ));
-        const { assert!(BISHOP_PAIR.mg > 0 && BISHOP_PAIR.eg > 0) };
+        assert!(WEIGHTS.bishop_pair[0].mg > 0 && WEIGHTS.bishop_pair[0].eg > 0);
     }
 
     #[test]
@@ -167,11 +156,12 @@ mod tests {
         let pos = position("4k3/3p4/8/8/8/8/4P3/4K3 w - - 0 1");
         let pawns = pos.kind(PieceKind::Pawn);
         let ours = pos.pieces(Color::White, PieceKind::Pawn);
-        let open = rook_file_bonus(Bitboard::file(0), pawns, ours);
-        let semi_open = rook_file_bonus(Bitboard::file(3), pawns, ours);
-        let closed = rook_file_bonus(Bitboard::file(4), pawns, ours);
-        assert!(open.mg > semi_open.mg && semi_open.mg > closed.mg);
-        assert_eq!(closed, Score::ZERO);
+        let term = |file| rook_file_term(Bitboard::file(file), pawns, ours).map(|(i, _)| i);
+        assert_eq!(term(0), Some(index::ROOK_OPEN_FILE));
+        assert_eq!(term(3), Some(index::ROOK_SEMI_OPEN_FILE));
+        assert_eq!(term(4), None);
+        let (open, semi_open) = (WEIGHTS.rook_open_file[0], WEIGHTS.rook_semi_open_file[0]);
+        assert!(open.mg > semi_open.mg && semi_open.mg > 0);
     }
 
     #[test]
@@ -179,7 +169,7 @@ mod tests {
         // Queen on h5 and knight on g5 bear on the squares around Black's king on g8.
         let pos = position("6k1/5ppp/8/6NQ/8/8/8/4K3 w - - 0 1");
         let mut attacks = Attacks::new(&pos);
-        evaluate(&pos, &mut attacks);
+        evaluate(&pos, &mut attacks, &mut NoTrace);
         assert_eq!(attacks.king_attackers[Color::Black.index()], 2);
         assert!(attacks.king_attack_units[Color::Black.index()] >= 10);
         assert_eq!(attacks.king_attackers[Color::White.index()], 0);

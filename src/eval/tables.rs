@@ -1,164 +1,21 @@
-//! Material and piece-square tables: PeSTO's values (Ronald Friederich's tuned set for
-//! Rofchade, published on chessprogramming.org), midgame and endgame, folded into one
-//! table per piece kind at compile time.
+//! Material and piece-square tables, folded into one table per piece kind at compile time.
+//! The values (`WEIGHTS.material` and `WEIGHTS.*_squares`) began as PeSTO's (Ronald
+//! Friederich's tuned set for Rofchade, published on chessprogramming.org).
 
+use super::params::index;
 use super::score::{Score, s};
+use super::trace::Tracer;
+use super::weights::WEIGHTS;
 use crate::board::{Color, PieceKind, Position};
 
-/// PeSTO's piece values; the tables below are relative to these.
-const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
-
-// The tables are written as a board diagram from White's side: the first row is rank 8.
-
-#[rustfmt::skip]
-const MG_PAWN: [i32; 64] = [
-       0,    0,    0,    0,    0,    0,    0,    0,
-      98,  134,   61,   95,   68,  126,   34,  -11,
-      -6,    7,   26,   31,   65,   56,   25,  -20,
-     -14,   13,    6,   21,   23,   12,   17,  -23,
-     -27,   -2,   -5,   12,   17,    6,   10,  -25,
-     -26,   -4,   -4,  -10,    3,    3,   33,  -12,
-     -35,   -1,  -20,  -23,  -15,   24,   38,  -22,
-       0,    0,    0,    0,    0,    0,    0,    0,
-];
-
-#[rustfmt::skip]
-const EG_PAWN: [i32; 64] = [
-       0,    0,    0,    0,    0,    0,    0,    0,
-     178,  173,  158,  134,  147,  132,  165,  187,
-      94,  100,   85,   67,   56,   53,   82,   84,
-      32,   24,   13,    5,   -2,    4,   17,   17,
-      13,    9,   -3,   -7,   -7,   -8,    3,   -1,
-       4,    7,   -6,    1,    0,   -5,   -1,   -8,
-      13,    8,    8,   10,   13,    0,    2,   -7,
-       0,    0,    0,    0,    0,    0,    0,    0,
-];
-
-#[rustfmt::skip]
-const MG_KNIGHT: [i32; 64] = [
-    -167,  -89,  -34,  -49,   61,  -97,  -15, -107,
-     -73,  -41,   72,   36,   23,   62,    7,  -17,
-     -47,   60,   37,   65,   84,  129,   73,   44,
-      -9,   17,   19,   53,   37,   69,   18,   22,
-     -13,    4,   16,   13,   28,   19,   21,   -8,
-     -23,   -9,   12,   10,   19,   17,   25,  -16,
-     -29,  -53,  -12,   -3,   -1,   18,  -14,  -19,
-    -105,  -21,  -58,  -33,  -17,  -28,  -19,  -23,
-];
-
-#[rustfmt::skip]
-const EG_KNIGHT: [i32; 64] = [
-     -58,  -38,  -13,  -28,  -31,  -27,  -63,  -99,
-     -25,   -8,  -25,   -2,   -9,  -25,  -24,  -52,
-     -24,  -20,   10,    9,   -1,   -9,  -19,  -41,
-     -17,    3,   22,   22,   22,   11,    8,  -18,
-     -18,   -6,   16,   25,   16,   17,    4,  -18,
-     -23,   -3,   -1,   15,   10,   -3,  -20,  -22,
-     -42,  -20,  -10,   -5,   -2,  -20,  -23,  -44,
-     -29,  -51,  -23,  -15,  -22,  -18,  -50,  -64,
-];
-
-#[rustfmt::skip]
-const MG_BISHOP: [i32; 64] = [
-     -29,    4,  -82,  -37,  -25,  -42,    7,   -8,
-     -26,   16,  -18,  -13,   30,   59,   18,  -47,
-     -16,   37,   43,   40,   35,   50,   37,   -2,
-      -4,    5,   19,   50,   37,   37,    7,   -2,
-      -6,   13,   13,   26,   34,   12,   10,    4,
-       0,   15,   15,   15,   14,   27,   18,   10,
-       4,   15,   16,    0,    7,   21,   33,    1,
-     -33,   -3,  -14,  -21,  -13,  -12,  -39,  -21,
-];
-
-#[rustfmt::skip]
-const EG_BISHOP: [i32; 64] = [
-     -14,  -21,  -11,   -8,   -7,   -9,  -17,  -24,
-      -8,   -4,    7,  -12,   -3,  -13,   -4,  -14,
-       2,   -8,    0,   -1,   -2,    6,    0,    4,
-      -3,    9,   12,    9,   14,   10,    3,    2,
-      -6,    3,   13,   19,    7,   10,   -3,   -9,
-     -12,   -3,    8,   10,   13,    3,   -7,  -15,
-     -14,  -18,   -7,   -1,    4,   -9,  -15,  -27,
-     -23,   -9,  -23,   -5,   -9,  -16,   -5,  -17,
-];
-
-#[rustfmt::skip]
-const MG_ROOK: [i32; 64] = [
-      32,   42,   32,   51,   63,    9,   31,   43,
-      27,   32,   58,   62,   80,   67,   26,   44,
-      -5,   19,   26,   36,   17,   45,   61,   16,
-     -24,  -11,    7,   26,   24,   35,   -8,  -20,
-     -36,  -26,  -12,   -1,    9,   -7,    6,  -23,
-     -45,  -25,  -16,  -17,    3,    0,   -5,  -33,
-     -44,  -16,  -20,   -9,   -1,   11,   -6,  -71,
-     -19,  -13,    1,   17,   16,    7,  -37,  -26,
-];
-
-#[rustfmt::skip]
-const EG_ROOK: [i32; 64] = [
-      13,   10,   18,   15,   12,   12,    8,    5,
-      11,   13,   13,   11,   -3,    3,    8,    3,
-       7,    7,    7,    5,    4,   -3,   -5,   -3,
-       4,    3,   13,    1,    2,    1,   -1,    2,
-       3,    5,    8,    4,   -5,   -6,   -8,  -11,
-      -4,    0,   -5,   -1,   -7,  -12,   -8,  -16,
-      -6,   -6,    0,    2,   -9,   -9,  -11,   -3,
-      -9,    2,    3,   -1,   -5,  -13,    4,  -20,
-];
-
-#[rustfmt::skip]
-const MG_QUEEN: [i32; 64] = [
-     -28,    0,   29,   12,   59,   44,   43,   45,
-     -24,  -39,   -5,    1,  -16,   57,   28,   54,
-     -13,  -17,    7,    8,   29,   56,   47,   57,
-     -27,  -27,  -16,  -16,   -1,   17,   -2,    1,
-      -9,  -26,   -9,  -10,   -2,   -4,    3,   -3,
-     -14,    2,  -11,   -2,   -5,    2,   14,    5,
-     -35,   -8,   11,    2,    8,   15,   -3,    1,
-      -1,  -18,   -9,   10,  -15,  -25,  -31,  -50,
-];
-
-#[rustfmt::skip]
-const EG_QUEEN: [i32; 64] = [
-      -9,   22,   22,   27,   27,   19,   10,   20,
-     -17,   20,   32,   41,   58,   25,   30,    0,
-     -20,    6,    9,   49,   47,   35,   19,    9,
-       3,   22,   24,   45,   57,   40,   57,   36,
-     -18,   28,   19,   47,   31,   34,   39,   23,
-     -16,  -27,   15,    6,    9,   17,   10,    5,
-     -22,  -23,  -30,  -16,  -16,  -23,  -36,  -32,
-     -33,  -28,  -22,  -43,   -5,  -32,  -20,  -41,
-];
-
-#[rustfmt::skip]
-const MG_KING: [i32; 64] = [
-     -65,   23,   16,  -15,  -56,  -34,    2,   13,
-      29,   -1,  -20,   -7,   -8,   -4,  -38,  -29,
-      -9,   24,    2,  -16,  -20,    6,   22,  -22,
-     -17,  -20,  -12,  -27,  -30,  -25,  -14,  -36,
-     -49,   -1,  -27,  -39,  -46,  -44,  -33,  -51,
-     -14,  -14,  -22,  -46,  -44,  -30,  -15,  -27,
-       1,    7,   -8,  -64,  -43,  -16,    9,    8,
-     -15,   36,   12,  -54,    8,  -28,   24,   14,
-];
-
-#[rustfmt::skip]
-const EG_KING: [i32; 64] = [
-     -74,  -35,  -18,  -18,  -11,   15,    4,  -17,
-     -12,   17,   14,   17,   17,   38,   23,   11,
-      10,   17,   23,   15,   20,   45,   44,   13,
-      -8,   22,   24,   27,   26,   33,   26,    3,
-     -18,   -4,   21,   24,   27,   23,    9,  -11,
-     -19,   -3,   11,   21,   23,   16,    7,   -9,
-     -27,  -11,    4,   13,   14,    4,   -5,  -17,
-     -53,  -34,  -21,  -11,  -28,  -14,  -24,  -43,
-];
-const MG_TABLES: [&[i32; 64]; 6] = [
-    &MG_PAWN, &MG_KNIGHT, &MG_BISHOP, &MG_ROOK, &MG_QUEEN, &MG_KING,
-];
-const EG_TABLES: [&[i32; 64]; 6] = [
-    &EG_PAWN, &EG_KNIGHT, &EG_BISHOP, &EG_ROOK, &EG_QUEEN, &EG_KING,
+/// Each kind's table, a board diagram from White's side with rank 8 first.
+const DIAGRAMS: [&[Score; 64]; 6] = [
+    &WEIGHTS.pawn_squares,
+    &WEIGHTS.knight_squares,
+    &WEIGHTS.bishop_squares,
+    &WEIGHTS.rook_squares,
+    &WEIGHTS.queen_squares,
+    &WEIGHTS.king_squares,
 ];
 
 /// Value plus placement for a White piece, indexed by kind and square (a1 = 0).
@@ -170,10 +27,8 @@ const PIECE_SQUARE: [[Score; 64]; 6] = {
         while sq < 64 {
             // The diagrams start at a8, so the square a1 = 0 is diagram entry 56.
             let diagram = sq ^ 56;
-            table[kind][sq] = s(
-                MG_VALUE[kind] + MG_TABLES[kind][diagram],
-                EG_VALUE[kind] + EG_TABLES[kind][diagram],
-            );
+            let (value, placement) = (WEIGHTS.material[kind], DIAGRAMS[kind][diagram]);
+            table[kind][sq] = s(value.mg + placement.mg, value.eg + placement.eg);
             sq += 1;
         }
         kind += 1;
@@ -182,15 +37,20 @@ const PIECE_SQUARE: [[Score; 64]; 6] = {
 };
 
 /// Material and placement of every piece, from White's point of view.
-pub fn material_and_placement(pos: &Position) -> Score {
+pub fn material_and_placement<T: Tracer>(pos: &Position, trace: &mut T) -> Score {
     let mut score = Score::ZERO;
     for kind in PieceKind::ALL {
         let table = &PIECE_SQUARE[kind.index()];
+        let squares = index::PAWN_SQUARES + 64 * kind.index();
         for sq in pos.pieces(Color::White, kind) {
             score += table[sq.index()];
+            trace.add(index::MATERIAL + kind.index(), Color::White, 1);
+            trace.add(squares + (sq.index() ^ 56), Color::White, 1);
         }
         for sq in pos.pieces(Color::Black, kind) {
             score -= table[sq.flip_rank().index()];
+            trace.add(index::MATERIAL + kind.index(), Color::Black, 1);
+            trace.add(squares + (sq.flip_rank().index() ^ 56), Color::Black, 1);
         }
     }
     score
@@ -200,6 +60,7 @@ pub fn material_and_placement(pos: &Position) -> Score {
 mod tests {
     use super::*;
     use crate::board::Square;
+    use crate::eval::trace::NoTrace;
 
     fn white(kind: PieceKind, square: &str) -> Score {
         PIECE_SQUARE[kind.index()][Square::parse(square).unwrap().index()]
@@ -207,18 +68,28 @@ mod tests {
 
     #[test]
     fn diagrams_are_read_from_whites_side() {
-        // PeSTO: a pawn on the seventh is worth far more in the endgame than one at home.
-        assert_eq!(white(PieceKind::Pawn, "a7"), s(82 + 98, 94 + 178));
-        assert_eq!(white(PieceKind::Pawn, "a2"), s(82 - 35, 94 + 13));
-        assert_eq!(white(PieceKind::Knight, "a8"), s(337 - 167, 281 - 58));
-        assert_eq!(white(PieceKind::King, "h1"), s(14, -43));
+        // Diagram entry 0 is a8, entry 8 is a7, entry 48 is a2, entry 63 is h1.
+        let pawn = WEIGHTS.material[0];
+        assert_eq!(white(PieceKind::Pawn, "a7"), pawn + WEIGHTS.pawn_squares[8]);
+        assert_eq!(
+            white(PieceKind::Pawn, "a2"),
+            pawn + WEIGHTS.pawn_squares[48]
+        );
+        assert_eq!(
+            white(PieceKind::Knight, "a8"),
+            WEIGHTS.material[1] + WEIGHTS.knight_squares[0]
+        );
+        assert_eq!(white(PieceKind::King, "h1"), WEIGHTS.king_squares[63]);
     }
 
     #[test]
     fn black_pieces_use_the_mirrored_square() {
         let pos = Position::from_fen("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1").unwrap();
-        assert_eq!(material_and_placement(&pos), Score::ZERO);
+        assert_eq!(material_and_placement(&pos, &mut NoTrace), Score::ZERO);
         let pos = Position::from_fen("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").unwrap();
-        assert_eq!(material_and_placement(&pos), white(PieceKind::Pawn, "a2"));
+        assert_eq!(
+            material_and_placement(&pos, &mut NoTrace),
+            white(PieceKind::Pawn, "a2")
+        );
     }
 }

@@ -37,6 +37,9 @@ pub struct ThreadSearch<'a> {
     shared_nodes: &'a AtomicU64,
     control: Option<&'a SearchControl>,
     node_limit: Option<u64>,
+    soft_node_limit: Option<u64>,
+    /// The current root search has finished its first move (the soft limit may stop it).
+    root_first_move_done: bool,
     nodes: u64,
     unreported_nodes: u64,
     selective_depth: usize,
@@ -79,6 +82,8 @@ impl<'a> ThreadSearch<'a> {
             shared_nodes,
             control: None,
             node_limit: None,
+            soft_node_limit: None,
+            root_first_move_done: false,
             nodes: 0,
             unreported_nodes: 0,
             selective_depth: 0,
@@ -115,6 +120,10 @@ impl<'a> ThreadSearch<'a> {
             self.stopped = true;
             return;
         }
+        if self.root_first_move_done && self.past_soft_node_limit() {
+            self.stopped = true;
+            return;
+        }
         if let Some(control) = self.control {
             control.nodes.store(self.total_nodes(), Ordering::Relaxed);
             if control.stopped() {
@@ -128,6 +137,11 @@ impl<'a> ThreadSearch<'a> {
                 self.stopped = true;
             }
         }
+    }
+
+    fn past_soft_node_limit(&self) -> bool {
+        self.soft_node_limit
+            .is_some_and(|limit| self.total_nodes() >= limit)
     }
 
     #[inline]
@@ -185,6 +199,7 @@ impl<'a> ThreadSearch<'a> {
         let mut best = -INFINITY;
         let mut best_index = 0;
         self.stack[0].pv_len = 0;
+        self.root_first_move_done = false;
         let total = moves.len();
         #[allow(clippy::needless_range_loop)]
         for i in 0..total {
@@ -230,6 +245,11 @@ impl<'a> ThreadSearch<'a> {
                     break;
                 }
             }
+            self.root_first_move_done = true;
+            if self.past_soft_node_limit() {
+                self.stopped = true;
+                break;
+            }
         }
         // Best first; the rest by the effort their subtrees took (a proxy for how close
         // they came), which orders the next iteration well.
@@ -260,6 +280,7 @@ impl<'a> ThreadSearch<'a> {
     ) -> SearchOutcome {
         self.control = Some(control);
         self.node_limit = limits.nodes;
+        self.soft_node_limit = control.soft_nodes;
         let mut moves = self.make_root_moves(allowed);
         let mut best_move = moves[0].mv;
         let mut best_score = -INFINITY;
@@ -389,6 +410,9 @@ impl<'a> ThreadSearch<'a> {
     ) -> bool {
         if limits.infinite {
             return false;
+        }
+        if self.past_soft_node_limit() {
+            return true;
         }
         // A proven mate (for either side) cannot become anything but a shorter mate by
         // searching deeper: stop, as micro-Max does by setting d=99. Reductions can hide a

@@ -122,6 +122,9 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     budget: Mutex<(Instant, Option<TimeBudget>)>,
+    /// Soft node budget (data generation): no iteration starts past it, and one under way
+    /// stops once its first root move has been searched.
+    pub(crate) soft_nodes: Option<u64>,
     pub(crate) nodes: AtomicU64,
     pub(crate) depth: AtomicU32,
     pub(crate) root_moves_left: AtomicUsize,
@@ -146,12 +149,19 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             budget: Mutex::new((Instant::now(), budget)),
+            soft_nodes: None,
             nodes: AtomicU64::new(0),
             depth: AtomicU32::new(0),
             root_moves_left: AtomicUsize::new(0),
             root_moves_total: AtomicUsize::new(0),
             current_move: AtomicU32::new(0),
         }
+    }
+
+    /// The same with a soft node budget (see `soft_nodes`).
+    pub fn with_soft_nodes(mut self, nodes: u64) -> SearchControl {
+        self.soft_nodes = Some(nodes);
+        self
     }
 
     pub fn stop(&self) {

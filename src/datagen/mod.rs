@@ -1,0 +1,419 @@
+//! `ironwood datagen`: self-play games for tuning, played inside the engine, one game per
+//! thread. Each game starts from random plies, searches every move with a soft node limit,
+//! is adjudicated by score, and writes its quiet positions with the search score and the
+//! result (`format.rs`). A run with the same seed plays and writes the same games.
+
+pub mod format;
+
+use crate::board::{Move, MoveList, Position, legal_moves};
+use crate::game::{Game, Outcome};
+use crate::search::score::is_mate_score;
+use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
+use format::{DataWriter, GameResult, Record, encode};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_NODES: u64 = 5000;
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Random plies from the start position, from an `--openings` position.
+const RANDOM_PLIES: (usize, usize) = (8, 9);
+const RANDOM_PLIES_AFTER_OPENING: (usize, usize) = (2, 4);
+/// Starts whose quick search is more lopsided than this are drawn again.
+const MAX_OPENING_SCORE: i32 = 300;
+/// A win: both sides agree on at least this for `WIN_PLIES` plies in a row.
+const WIN_SCORE: i32 = 1000;
+const WIN_PLIES: usize = 4;
+/// A draw: from `DRAW_FROM_MOVE` on, within this of zero for `DRAW_PLIES` plies in a row.
+const DRAW_SCORE: i32 = 5;
+const DRAW_PLIES: usize = 10;
+const DRAW_FROM_MOVE: u16 = 40;
+/// The soft node limit is a target; this many times it stops a runaway first root move.
+const HARD_NODE_FACTOR: u64 = 16;
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatagenConfig {
+    pub out: PathBuf,
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Stop after this many games; `None` runs until killed.
+    pub games: Option<u64>,
+    pub nodes: u64,
+    pub seed: u64,
+    pub openings: Option<PathBuf>,
+}
+
+/// Games finished out of order wait here, so the file holds them in game order.
+struct OrderedWriter {
+    writer: DataWriter,
+    next: u64,
+    waiting: BTreeMap<u64, Vec<u8>>,
+}
+
+impl OrderedWriter {
+    fn finish(&mut self, game: u64, records: Vec<u8>) -> std::io::Result<()> {
+        self.waiting.insert(game, records);
+        while let Some(records) = self.waiting.remove(&self.next) {
+            self.writer.write_game(&records)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+}
+
+struct Shared<'a> {
+    config: &'a DatagenConfig,
+    openings: &'a [Position],
+    next_game: AtomicU64,
+    games_done: AtomicU64,
+    positions_done: AtomicU64,
+    failed: AtomicBool,
+    writer: Mutex<OrderedWriter>,
+    error: Mutex<Option<String>>,
+}
+
+pub fn run(config: &DatagenConfig) -> Result<(), String> {
+    let openings = match &config.openings {
+        Some(path) => load_openings(path)?,
+        None => Vec::new(),
+    };
+    let writer = DataWriter::open(&config.out).map_err(|e| e.to_string())?;
+    let shared = Shared {
+        config,
+        openings: &openings,
+        next_game: AtomicU64::new(0),
+        games_done: AtomicU64::new(0),
+        positions_done: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
+        writer: Mutex::new(OrderedWriter {
+            writer,
+            next: 0,
+            waiting: BTreeMap::new(),
+        }),
+        error: Mutex::new(None),
+    };
+    let start = Instant::now();
+    let running = AtomicU64::new(config.threads as u64);
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads {
+            let shared = &shared;
+            let running = &running;
+            std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, move || {
+                    play_games(shared);
+                    running.fetch_sub(1, Ordering::Relaxed);
+                })
+                .expect("spawn a datagen thread");
+        }
+        let mut last_report = Instant::now();
+        while running.load(Ordering::Relaxed) > 0 {
+            std::thread::sleep(Duration::from_millis(100));
+            if last_report.elapsed() >= PROGRESS_EVERY {
+                last_report = Instant::now();
+                eprintln!("{}", progress(&shared, start.elapsed()));
+            }
+        }
+    });
+    if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
+        return Err(error);
+    }
+    eprintln!("{}", progress(&shared, start.elapsed()));
+    Ok(())
+}
+
+fn progress(shared: &Shared, elapsed: Duration) -> String {
+    let games = shared.games_done.load(Ordering::Relaxed);
+    let positions = shared.positions_done.load(Ordering::Relaxed);
+    let seconds = elapsed.as_secs_f64().max(1e-3);
+    let mut line = format!(
+        "datagen: {games} games, {positions} positions, {:.0} positions/s, {:.0} s",
+        positions as f64 / seconds,
+        seconds
+    );
+    if let Some(total) = shared.config.games
+        && games > 0
+    {
+        let left = total.saturating_sub(games) as f64 * seconds / games as f64;
+        line.push_str(&format!(", ETA {left:.0} s"));
+    }
+    line
+}
+
+fn load_openings(path: &PathBuf) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let position = Position::from_fen(&fields.join(" "))
+            .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(positions)
+}
+
+fn play_games(shared: &Shared) {
+    let config = shared.config;
+    let mut searcher = Searcher::new(config.hash_mb, 1);
+    loop {
+        if shared.failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        if config.games.is_some_and(|total| index >= total) {
+            return;
+        }
+        let records = play_game(&mut searcher, config, shared.openings, index);
+        let mut bytes = Vec::with_capacity(records.len() * format::RECORD_SIZE);
+        for record in &records {
+            encode(record, &mut bytes);
+        }
+        let written = shared
+            .writer
+            .lock()
+            .map_err(|_| "a datagen thread panicked".to_string())
+            .and_then(|mut w| {
+                w.finish(index, bytes)
+                    .map_err(|e| format!("{}: {e}", config.out.display()))
+            });
+        if let Err(error) = written {
+            shared.failed.store(true, Ordering::Relaxed);
+            if let Ok(mut slot) = shared.error.lock() {
+                slot.get_or_insert(error);
+            }
+            return;
+        }
+        shared.games_done.fetch_add(1, Ordering::Relaxed);
+        shared
+            .positions_done
+            .fetch_add(records.len() as u64, Ordering::Relaxed);
+    }
+}
+
+/// Per-game random numbers: the same for a game index whatever thread plays it.
+fn game_rng(seed: u64, index: u64) -> StdRng {
+    StdRng::seed_from_u64(seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+struct Searched {
+    best: Move,
+    /// Side to move's point of view.
+    score: i32,
+}
+
+fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
+    let limits = SearchLimits {
+        nodes: Some(nodes * HARD_NODE_FACTOR),
+        ..SearchLimits::default()
+    };
+    let control = SearchControl::new(None, false).with_soft_nodes(nodes);
+    let outcome = searcher.search(
+        game.position(),
+        &game.history_keys(),
+        &limits,
+        &control,
+        &mut Silent,
+    );
+    Searched {
+        best: outcome.best_move,
+        score: outcome.score,
+    }
+}
+
+/// A start: random plies from the start position (or an opening), redrawn until the
+/// position is playable and its quick search is not lopsided. Returns the game and that
+/// search, which is also the first move's.
+fn opening(
+    searcher: &mut Searcher,
+    config: &DatagenConfig,
+    openings: &[Position],
+    rng: &mut StdRng,
+) -> (Game, Searched) {
+    let mut list = MoveList::new();
+    loop {
+        let (start, (low, high)) = if openings.is_empty() {
+            (Position::startpos(), RANDOM_PLIES)
+        } else {
+            (
+                openings[rng.gen_range(0..openings.len())].clone(),
+                RANDOM_PLIES_AFTER_OPENING,
+            )
+        };
+        let mut game = Game::new(start);
+        let plies = rng.gen_range(low..=high);
+        for _ in 0..plies {
+            list.clear();
+            legal_moves(game.position(), &mut list);
+            if list.is_empty() {
+                break;
+            }
+            game.push(list.get(rng.gen_range(0..list.len())));
+        }
+        if game.ply() < plies || game.outcome().is_some() {
+            continue;
+        }
+        searcher.clear();
+        let searched = search(searcher, &game, config.nodes);
+        if searched.score.abs() <= MAX_OPENING_SCORE {
+            return (game, searched);
+        }
+    }
+}
+
+/// Plays game number `index` and returns its kept positions, labelled with the result.
+fn play_game(
+    searcher: &mut Searcher,
+    config: &DatagenConfig,
+    openings: &[Position],
+    index: u64,
+) -> Vec<Record> {
+    let mut rng = game_rng(config.seed, index);
+    let (mut game, mut searched) = opening(searcher, config, openings, &mut rng);
+    let mut kept: Vec<(Position, i16, u16)> = Vec::new();
+    // White's point of view, one per searched ply.
+    let mut scores: Vec<i32> = Vec::new();
+    let result = loop {
+        let pos = game.position().clone();
+        let white_score = searched.score * pos.side_to_move().sign();
+        if is_mate_score(searched.score) {
+            let winner = if searched.score > 0 {
+                pos.side_to_move()
+            } else {
+                !pos.side_to_move()
+            };
+            break GameResult::won_by(winner);
+        }
+        let quiet = !pos.in_check() && !searched.best.is_tactical();
+        if quiet {
+            kept.push((pos.clone(), white_score as i16, game.ply() as u16));
+        }
+        scores.push(white_score);
+        if let Some(result) = adjudicate(&scores, pos.fullmove_number()) {
+            break result;
+        }
+        game.push(searched.best);
+        if let Some(outcome) = game.outcome() {
+            break match outcome {
+                Outcome::Checkmate { winner } => GameResult::won_by(winner),
+                _ => GameResult::Draw,
+            };
+        }
+        searched = search(searcher, &game, config.nodes);
+    };
+    kept.into_iter()
+        .map(|(position, score, ply)| Record {
+            position,
+            score,
+            result,
+            ply,
+        })
+        .collect()
+}
+
+/// The adjudication rules on the scores so far (White's point of view, one per ply).
+fn adjudicate(scores: &[i32], fullmove: u16) -> Option<GameResult> {
+    if scores.len() >= WIN_PLIES {
+        let last = &scores[scores.len() - WIN_PLIES..];
+        if last.iter().all(|&s| s >= WIN_SCORE) {
+            return Some(GameResult::WhiteWon);
+        }
+        if last.iter().all(|&s| s <= -WIN_SCORE) {
+            return Some(GameResult::BlackWon);
+        }
+    }
+    if fullmove > DRAW_FROM_MOVE && scores.len() >= DRAW_PLIES {
+        let last = &scores[scores.len() - DRAW_PLIES..];
+        if last.iter().all(|&s| s.abs() <= DRAW_SCORE) {
+            return Some(GameResult::Draw);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjudication_needs_agreement_over_several_plies() {
+        assert_eq!(adjudicate(&[1200, 1100, 1000], 30), None);
+        assert_eq!(
+            adjudicate(&[0, 1200, 1100, 1000, 1500], 30),
+            Some(GameResult::WhiteWon)
+        );
+        assert_eq!(
+            adjudicate(&[-1000, -1200, -1100, -1000], 30),
+            Some(GameResult::BlackWon)
+        );
+        assert_eq!(adjudicate(&[1200, 999, 1100, 1000], 30), None);
+        let level = [3, -2, 0, 5, -5, 1, 0, 0, 2, -1];
+        assert_eq!(adjudicate(&level, 40), None, "only after move 40");
+        assert_eq!(adjudicate(&level, 41), Some(GameResult::Draw));
+        assert_eq!(adjudicate(&level[1..], 41), None, "ten plies");
+        let mut not_level = level;
+        not_level[4] = 6;
+        assert_eq!(adjudicate(&not_level, 60), None);
+    }
+
+    #[test]
+    fn the_soft_node_limit_ends_searches_soon_after_it_and_reproducibly() {
+        let soft = 3000;
+        let mut near = 0;
+        for fen in crate::bench::BENCH_POSITIONS.iter().take(12) {
+            let game = Game::new(Position::from_fen(fen).unwrap());
+            let run = || {
+                let mut searcher = Searcher::new(4, 1);
+                let control = SearchControl::new(None, false).with_soft_nodes(soft);
+                let limits = SearchLimits::default();
+                searcher.search(game.position(), &[], &limits, &control, &mut Silent)
+            };
+            let (a, b) = (run(), run());
+            assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move), "{fen}");
+            assert!(a.depth >= 1 && !a.best_move.is_null(), "{fen}");
+            if (soft..=3 * soft).contains(&a.nodes) {
+                near += 1;
+            }
+        }
+        // Mates and forced moves may stop sooner; most searches end just past the limit.
+        assert!(near >= 9, "{near} of 12");
+    }
+
+    #[test]
+    fn games_are_reproducible_and_keep_only_quiet_labelled_positions() {
+        let config = DatagenConfig {
+            out: PathBuf::new(),
+            threads: 1,
+            hash_mb: 4,
+            games: Some(1),
+            nodes: 800,
+            seed: 5,
+            openings: None,
+        };
+        let mut searcher = Searcher::new(config.hash_mb, 1);
+        let first = play_game(&mut searcher, &config, &[], 3);
+        let again = play_game(&mut searcher, &config, &[], 3);
+        assert_eq!(first, again);
+        assert!(!first.is_empty());
+        let result = first[0].result;
+        for record in &first {
+            assert_eq!(record.result, result);
+            assert!(!record.position.in_check());
+            assert!(record.ply >= 8, "opening plies are not kept");
+            assert!(!is_mate_score(i32::from(record.score)));
+        }
+        let other = play_game(&mut searcher, &config, &[], 4);
+        assert_ne!(first, other);
+    }
+}

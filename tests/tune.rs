@@ -1,0 +1,132 @@
+//! `ironwood tune` through the real binary on a few self-play games: it fits K, prints the
+//! loss per epoch, lowers it, and writes a weights file that depends only on the data and
+//! the seed (not on the number of threads).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn ironwood(args: &[&str], paths: &[&Path]) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ironwood"));
+    command.args(args);
+    for p in paths {
+        command.arg(p);
+    }
+    let out = command.output().expect("run ironwood");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tune(threads: &str, data: &Path, out: &Path) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ironwood"));
+    command
+        .args([
+            "--threads",
+            threads,
+            "tune",
+            "--epochs",
+            "4",
+            "--batch",
+            "256",
+        ])
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(out);
+    let output = command.output().expect("run ironwood tune");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+fn epoch_losses(stdout: &str) -> Vec<f64> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("epoch "))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
+    let dir = common::scratch_dir("tune");
+    let data = dir.join("games.bin");
+    let (code, _, stderr) = ironwood(
+        &[
+            "--threads",
+            "2",
+            "datagen",
+            "--games",
+            "4",
+            "--nodes",
+            "800",
+            "--seed",
+            "9",
+            "--out",
+        ],
+        &[&data],
+    );
+    assert_eq!(code, 0, "{stderr}");
+
+    let (a, b) = (dir.join("a.rs"), dir.join("b.rs"));
+    let stdout = tune("2", &data, &a);
+    assert!(stdout.contains("K = "), "{stdout}");
+    assert!(stdout.contains("final K = "), "{stdout}");
+    let losses = epoch_losses(&stdout);
+    assert_eq!(losses.len(), 5, "{stdout}");
+    assert!(losses[4] < losses[0], "{stdout}");
+
+    let written = std::fs::read_to_string(&a).unwrap();
+    assert!(written.contains("pub const WEIGHTS: Weights = Weights {"));
+    assert!(written.contains("pub const SCALE: ScaleFactors = ScaleFactors {"));
+    assert!(written.contains("Tuned by `ironwood tune`"));
+    let committed = std::fs::read_to_string("src/eval/weights.rs").unwrap();
+    assert_ne!(written, committed, "the weights moved");
+    let body = |text: &str| text.lines().filter(|l| !l.starts_with("//!")).count();
+    assert_eq!(
+        body(&written),
+        body(&committed),
+        "same layout, line for line"
+    );
+
+    tune("1", &data, &b);
+    assert_eq!(written, std::fs::read_to_string(&b).unwrap());
+
+    // Held-out games: their loss is shown and the best epoch by it is written.
+    let (code, stdout, stderr) = ironwood(
+        &[
+            "tune",
+            "--epochs",
+            "3",
+            "--batch",
+            "256",
+            "--holdout",
+            "0.25",
+            "--data",
+        ],
+        &[&data, Path::new("--out"), &b],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let with_validation = stdout
+        .lines()
+        .filter(|l| l.starts_with("epoch ") && l.contains(" validation "))
+        .count();
+    assert_eq!(with_validation, 4, "{stdout}");
+    assert!(
+        stdout.contains("lowest validation loss after epoch"),
+        "{stdout}"
+    );
+
+    let (code, _, stderr) = ironwood(&["tune", "--out", "x.rs", "--data"], &[&dir.join("none")]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("none"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
