@@ -276,6 +276,8 @@ fn is_slow(argv: &[String]) -> bool {
         Subcommand::Bench { depth } => depth.is_none_or(|d| d > 2),
         Subcommand::Epd { ms, .. } => ms > 20,
         Subcommand::Xboard | Subcommand::Help | Subcommand::Version => false,
+        // Self-play without end and fitting write files; neither is a parse question.
+        Subcommand::Datagen { .. } | Subcommand::Tune(_) => true,
     }
 }
 
