@@ -6,6 +6,7 @@ mod common;
 use common::{Engine, LONG, SHORT, is_result, thinking};
 use ironwood::board::{Color, Move, MoveList, Position, legal_moves, parse_move};
 use ironwood::game::Game;
+use ironwood::xboard::session::result_line;
 use std::time::{Duration, Instant};
 
 const RULES: &str = include_str!("data/rules.epd");
@@ -37,7 +38,7 @@ fn self_play(engine: &mut Engine, fen: &str, max_plies: usize) -> Game {
             let outcome = game
                 .outcome()
                 .unwrap_or_else(|| engine.fail(&format!("false claim {line}")));
-            assert_eq!(line, outcome.result_line());
+            assert_eq!(line, result_line(outcome));
             break;
         }
         let text = &line["move ".len()..];
@@ -50,7 +51,7 @@ fn self_play(engine: &mut Engine, fen: &str, max_plies: usize) -> Game {
             let outcome = game
                 .outcome()
                 .unwrap_or_else(|| engine.fail(&format!("false claim {line}")));
-            assert_eq!(line, outcome.result_line());
+            assert_eq!(line, result_line(outcome));
         }
         if after.iter().any(|l| l.starts_with("move ")) {
             engine.fail("two moves for one go");
