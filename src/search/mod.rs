@@ -227,7 +227,7 @@ impl Searcher {
         self.threads
     }
 
-    /// Forget everything learnt (a new game).
+    /// Empties the transposition table (a new game).
     pub fn clear(&mut self) {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();

@@ -869,3 +869,7 @@ mod tests {
         assert!(fen.ends_with(" b Q - 0 1"), "{fen}");
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod session_tests;
