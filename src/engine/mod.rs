@@ -39,16 +39,17 @@ pub struct EngineConfig {
     pub move_overhead_ms: u64,
 }
 
-/// What a running search is for.
+/// What a running search is for (its Debug form names searches in the log, where the
+/// real-client tests count `(Pondering {`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchKind {
     /// The engine's own move, on the clock.
-    Think,
+    Thinking,
     /// The opponent's time, on the position after the `expected` reply; no clock until
     /// `ponder_hit`.
-    Ponder { expected: Move },
+    Pondering { expected: Move },
     /// Until stopped, never played.
-    Analyze,
+    Analyzing,
 }
 
 /// A report of the current search (stale ones never get this far).
@@ -311,7 +312,7 @@ impl Engine {
             excluded: self.excluded.clone(),
         };
         self.launch(
-            SearchKind::Think,
+            SearchKind::Thinking,
             self.game.position().clone(),
             self.game.history_keys(),
             limits,
@@ -339,7 +340,7 @@ impl Engine {
             excluded: Vec::new(),
         };
         self.launch(
-            SearchKind::Ponder { expected },
+            SearchKind::Pondering { expected },
             after.position().clone(),
             after.history_keys(),
             limits,
@@ -372,7 +373,7 @@ impl Engine {
             excluded: self.excluded.clone(),
         };
         self.launch(
-            SearchKind::Analyze,
+            SearchKind::Analyzing,
             self.game.position().clone(),
             self.game.history_keys(),
             limits,
@@ -406,7 +407,7 @@ impl Engine {
             position,
             history,
             limits,
-            ponder: matches!(kind, SearchKind::Ponder { .. }),
+            ponder: matches!(kind, SearchKind::Pondering { .. }),
         });
     }
 

@@ -707,7 +707,9 @@ impl Session {
             .policy
             .record_search(chosen.score, resign, threshold)
         {
-            log::info!("resigning at score {:?}", chosen.score);
+            if let Some(score) = chosen.score {
+                log::info!("resigning at score {score}");
+            }
             self.out.line("resign");
             self.mode = Mode::Observing;
             return;
