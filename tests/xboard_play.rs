@@ -447,3 +447,34 @@ fn playother_waits_for_the_opponent() {
     let m = engine.expect_move(&after, SHORT);
     assert_eq!(after.make_move(m).side_to_move(), Color::White);
 }
+
+#[test]
+fn a_search_stopped_before_it_scored_a_move_decides_no_draw_and_no_resignation() {
+    // Eight queens a side: the first root move's quiescence search alone outlasts the
+    // node budget of `nps 1`, so each search stops before it has scored any move. White
+    // (the engine) is winning; only a made-up score could make it resign or take a draw.
+    let storm = "1k6/qqqqqqqq/8/QQQQQQQQ/8/8/8/1K6 w - - 0 1";
+    let pos = Position::from_fen(storm).unwrap();
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("new");
+    engine.send("option Resign=1");
+    engine.send("option Resign Threshold=200");
+    engine.send("nps 1");
+    engine.send("st 1");
+    for _ in 0..3 {
+        engine.send("force");
+        engine.send(&format!("setboard {storm}"));
+        engine.send("go");
+        let lines = engine.until("a move", SHORT, |l| l.starts_with("move ") || l == "resign");
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("move ")),
+            "{lines:?}"
+        );
+        let text = &lines.last().unwrap()["move ".len()..];
+        parse_move(&pos, text).unwrap_or_else(|e| engine.fail(&format!("illegal {text}: {e}")));
+        engine.send("draw");
+        let after = engine.sync();
+        assert!(after.is_empty(), "{after:?}");
+    }
+}

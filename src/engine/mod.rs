@@ -455,7 +455,7 @@ impl Engine {
         }
         Some(ChosenMove {
             best,
-            score: Some(outcome.score),
+            score: outcome.real_score(),
             ponder: outcome.ponder_move,
         })
     }

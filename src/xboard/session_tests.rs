@@ -538,3 +538,26 @@ fn options_with_bad_values_are_refused() {
         ]
     );
 }
+
+#[test]
+fn a_search_without_a_score_decides_neither_draw_nor_resignation() {
+    // -INFINITY is what a search stopped inside its first root move reports.
+    let no_score = -crate::search::score::INFINITY;
+    let mut h = Harness::new();
+    h.send("new\noption Resign=1\noption Resign Threshold=200");
+    h.send("usermove e2e4\ndraw");
+    assert_eq!(h.answer("e7e5", None, no_score), ["move e7e5"]);
+    h.send("draw");
+    assert_eq!(h.output(), Vec::<String>::new());
+    for (reply, own) in [("g1f3", "b8c6"), ("f1c4", "g8f6"), ("d2d3", "f8c5")] {
+        h.send(&format!("usermove {reply}"));
+        assert_eq!(h.answer(own, None, no_score), [format!("move {own}")]);
+    }
+    // A real score after them is still acted on.
+    h.send("draw");
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("usermove c2c3");
+    assert_eq!(h.answer("d7d6", None, -300), ["move d7d6"]);
+    h.send("draw");
+    assert_eq!(h.output(), ["offer draw"]);
+}
