@@ -529,14 +529,19 @@ fn quit_and_end_of_input_end_the_session_and_release_waiting_pongs() {
 #[test]
 fn options_with_bad_values_are_refused() {
     let mut h = Harness::new();
-    h.send("option Null Move=maybe\noption Bogus=1");
+    h.send("option Null Move=maybe\noption Bogus=1\noption Move Overhead=9999\nst 1\nnew");
+    h.send("option Resign Threshold=100\nusermove e2e4");
     assert_eq!(
         h.output(),
         [
-            "Error (invalid option value): Null Move=maybe",
-            "Error (unknown option): Bogus"
+            "Error (invalid option value, 0 or 1): Null Move=maybe",
+            "Error (unknown option): Bogus",
+            "Error (invalid option value, 0 to 5000): Move Overhead=9999",
+            "Error (invalid option value, 200 to 3000): Resign Threshold=100",
         ]
     );
+    // Nothing changed: the default 30 ms overhead (and 2% of `st 1`) is kept back.
+    assert_eq!(h.job().limits.time.unwrap().hard_ms, 1000 - 30 - 20);
 }
 
 #[test]
