@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
 use super::output::Output;
-use crate::board::{Color, Move, Piece, PieceKind, Position, Square, parse_move};
+use crate::board::{Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, parse_move};
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
@@ -37,7 +37,8 @@ pub enum Mode {
 
 /// The board being built in `edit` mode.
 struct EditBoard {
-    squares: [Option<Piece>; 64],
+    board: PositionBuilder,
+    /// The colour of the pieces being placed (`c` switches it).
     color: Color,
 }
 
@@ -241,13 +242,8 @@ impl Session {
             Command::SetBoard(fen) => self.set_board(&fen),
             Command::Edit => {
                 self.abort_search();
-                let pos = self.engine.position();
-                let mut squares = [None; 64];
-                for sq in Square::all() {
-                    squares[sq.index()] = pos.piece_at(sq);
-                }
                 self.edit = Some(EditBoard {
-                    squares,
+                    board: PositionBuilder::from_position(self.engine.position()),
                     color: Color::White,
                 });
             }
@@ -383,14 +379,11 @@ impl Session {
         self.abort_search();
         self.paused = false;
         if self.engine.game().side_to_move() != side {
-            let fen = self.engine.position().to_fen();
-            let mut fields: Vec<&str> = fen.split_whitespace().collect();
-            let letter = side.letter().to_string();
-            if fields.len() >= 4 {
-                fields[1] = &letter;
-                fields[3] = "-";
-            }
-            match Position::from_fen(&fields.join(" ")) {
+            let position = PositionBuilder::from_position(self.engine.position())
+                .side_to_move(side)
+                .en_passant(None)
+                .build();
+            match position {
                 Ok(pos) => self.engine.set_position(pos),
                 Err(e) => self
                     .out
@@ -437,7 +430,9 @@ impl Session {
             return;
         };
         match command {
-            EditCommand::Clear => edit.squares = [None; 64],
+            EditCommand::Clear => {
+                edit.board.clear_board();
+            }
             EditCommand::SwitchColor => edit.color = !edit.color,
             EditCommand::Place { piece, square } => {
                 let Some(sq) = Square::parse(&square) else {
@@ -445,20 +440,26 @@ impl Session {
                         .line(&format!("Error (bad edit command): {}", printable(&square)));
                     return;
                 };
-                edit.squares[sq.index()] =
-                    PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
+                let piece = PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
+                edit.board.put(sq, piece);
             }
             EditCommand::Done => {
                 let Some(edit) = self.edit.take() else {
                     return;
                 };
-                let fen = edit_fen(&edit.squares, self.engine.game().side_to_move());
-                match Position::from_fen(&fen) {
+                // Castling where king and rook stand at home, no en passant, clocks 0 1.
+                let mut board = edit.board;
+                let position = board
+                    .side_to_move(self.engine.game().side_to_move())
+                    .castling_from_home_squares()
+                    .en_passant(None)
+                    .clocks(0, 1)
+                    .build();
+                match position {
                     Ok(pos) => self.adopt_position(pos),
                     Err(error) => {
                         self.out.line("tellusererror Illegal position");
-                        self.out
-                            .debug(&format!("edit position refused ({error}): {fen}"));
+                        self.out.debug(&format!("edit position refused ({error})"));
                         if self.mode == Mode::Analyzing {
                             self.engine.analyze();
                         }
@@ -784,52 +785,6 @@ pub fn protocol_score(score: i32) -> i64 {
     }
 }
 
-/// The FEN of an edit-mode board: castling rights where king and rook stand on their home
-/// squares, no en passant, clocks 0 1.
-fn edit_fen(squares: &[Option<Piece>; 64], side: Color) -> String {
-    let mut placement = String::new();
-    for rank in (0..8u8).rev() {
-        let mut empty = 0;
-        for file in 0..8u8 {
-            match squares[Square::from_file_rank(file, rank).index()] {
-                Some(piece) => {
-                    if empty > 0 {
-                        placement.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    placement.push(piece.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            placement.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
-    let at = |file: u8, rank: u8| squares[Square::from_file_rank(file, rank).index()];
-    let has = |file: u8, rank: u8, color: Color, kind: PieceKind| {
-        at(file, rank) == Some(Piece::new(color, kind))
-    };
-    let mut castling = String::new();
-    for (color, rank, letters) in [(Color::White, 0, ['K', 'Q']), (Color::Black, 7, ['k', 'q'])] {
-        if has(4, rank, color, PieceKind::King) {
-            if has(7, rank, color, PieceKind::Rook) {
-                castling.push(letters[0]);
-            }
-            if has(0, rank, color, PieceKind::Rook) {
-                castling.push(letters[1]);
-            }
-        }
-    }
-    if castling.is_empty() {
-        castling.push('-');
-    }
-    format!("{placement} {} {castling} - 0 1", side.letter())
-}
-
 /// Replaces control characters so an echoed text stays on one line.
 fn printable(text: &str) -> String {
     text.chars()
@@ -850,25 +805,6 @@ mod tests {
         assert_eq!(protocol_score(MATE - 3), 100_002);
         assert_eq!(protocol_score(-(MATE - 2)), -100_001);
         assert_eq!(protocol_score(-(MATE - 4)), -100_002);
-    }
-
-    #[test]
-    fn edit_board_fen_with_castling() {
-        let pos = Position::startpos();
-        let mut squares = [None; 64];
-        for sq in Square::all() {
-            squares[sq.index()] = pos.piece_at(sq);
-        }
-        assert_eq!(
-            edit_fen(&squares, Color::White),
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-        );
-        squares[Square::parse("h1").unwrap().index()] = None;
-        squares[Square::parse("e8").unwrap().index()] = None;
-        squares[Square::parse("d8").unwrap().index()] =
-            Some(Piece::new(Color::Black, PieceKind::King));
-        let fen = edit_fen(&squares, Color::Black);
-        assert!(fen.ends_with(" b Q - 0 1"), "{fen}");
     }
 }
 
