@@ -102,7 +102,6 @@ pub struct SearchOutcome {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
 }
 
 impl SearchOutcome {
@@ -226,16 +225,8 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(megabytes));
     }
 
-    pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
-    }
-
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, 256);
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// Empties the transposition table (a new game).
@@ -281,7 +272,6 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
-                pv: Vec::new(),
             };
         }
 

@@ -4,7 +4,7 @@
 
 pub mod command;
 pub mod options;
-pub mod output;
+pub(crate) mod output;
 pub mod session;
 
 use crate::engine::{self, EngineConfig};

@@ -9,7 +9,7 @@ pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// What the session must do after an option changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionEffect {
+pub(crate) enum OptionEffect {
     Nothing,
     ClearHash,
     /// Hand the new `SearchFeatures` to the search worker.
@@ -17,7 +17,7 @@ pub enum OptionEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     Unknown(String),
     /// `expected` says what the option takes, e.g. `0 to 5000`.
     BadValue {
@@ -29,7 +29,7 @@ pub enum OptionError {
 
 impl OptionError {
     /// The `Error (...): ...` reply.
-    pub fn reply(&self) -> String {
+    pub(crate) fn reply(&self) -> String {
         match self {
             OptionError::Unknown(name) => format!("Error (unknown option): {name}"),
             OptionError::BadValue {
@@ -60,7 +60,7 @@ fn parse_spin(value: &str, low: i64, high: i64) -> Option<i64> {
 
 /// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
 /// values as defaults.
-pub fn features(options: &EngineOptions) -> Vec<String> {
+pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
     let mut list = vec![
         format!(
             "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
@@ -92,7 +92,7 @@ pub fn features(options: &EngineOptions) -> Vec<String> {
 }
 
 /// Applies `option NAME[=VALUE]`; a value the option cannot take changes nothing.
-pub fn set(
+pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,

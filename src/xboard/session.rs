@@ -15,14 +15,14 @@ use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     Continue,
     Quit,
 }
 
 /// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `force`: play neither side, just keep the board.
     Observing,
     /// Playing `engine_color`; no search runs (the opponent is on move, or the game is over).
@@ -48,7 +48,7 @@ const IDLE_WAIT: Duration = Duration::from_secs(20);
 /// Halfmove clocks this large are refused (the board's counter is 16 bits).
 const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
-pub struct Session {
+pub(crate) struct Session {
     out: Output,
     engine: Engine,
     mode: Mode,
@@ -72,7 +72,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
+    pub(crate) fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
         Session {
             out,
             engine,
@@ -92,7 +92,7 @@ impl Session {
     }
 
     /// Handles one event; pongs that waited for a move go out as soon as no own search runs.
-    pub fn handle(&mut self, event: Event) -> Flow {
+    pub(crate) fn handle(&mut self, event: Event) -> Flow {
         let flow = match event {
             Event::Line(line) => self.line(&line),
             Event::Eof => {
@@ -770,7 +770,7 @@ pub fn result_line(outcome: Outcome) -> &'static str {
 }
 
 /// The protocol's score: centipawns, or ±(100000 + N) for a mate in N moves.
-pub fn protocol_score(score: i32) -> i64 {
+pub(crate) fn protocol_score(score: i32) -> i64 {
     match mate_moves(score) {
         Some(n) if n > 0 => 100_000 + i64::from(n),
         Some(n) if n < 0 => -100_000 + i64::from(n),

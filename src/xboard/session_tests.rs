@@ -109,7 +109,6 @@ impl Harness {
             depth: 5,
             nodes: 1000,
             elapsed: Duration::from_millis(10),
-            pv: Vec::new(),
         };
         self.session.handle(Event::Search(SearchReport::Finished {
             generation,
