@@ -20,14 +20,17 @@ pub use tt::TranspositionTable;
 
 use alphabeta::ThreadSearch;
 
-/// Internal iterative deepening flavour in nodes without a hash move (seeds 000 and 001).
+/// Internal iterative deepening flavour in nodes without a hash move. Both follow H.G.
+/// Muller's micro-Max articles: "Search: Iterative Deepening"
+/// (https://home.hccnet.nl/h.g.muller/deepen.html) and "Micro-Max 4: Self Deepening"
+/// (https://home.hccnet.nl/h.g.muller/self.html).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IidMode {
     Off,
-    /// Search the node shallower first to find a move to try first (micro-Max style).
+    /// Search the node shallower first to find a move to try first (micro-Max 3.2).
     Classic,
-    /// H.G. Muller's self-deepening IID: iterate the node's depth; a move that fails high at
-    /// a shallow iteration deepens itself to full depth at once.
+    /// Self-deepening IID (micro-Max 4.5): iterate the node's depth; a move that fails high
+    /// at a shallow iteration deepens itself to full depth at once.
     SelfDeepening,
 }
 
