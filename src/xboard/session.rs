@@ -155,127 +155,80 @@ impl Session {
         }
     }
 
+    /// One command: a dispatch table; each arm is a change of mode, a move, a setting or a
+    /// note about the game.
     fn command(&mut self, command: Command) -> Flow {
         match command {
-            Command::Xboard => log::debug!("xboard mode"),
-            Command::Protover(version) => self.protover(version),
-            Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
-            Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
-            Command::New => self.new_game(),
-            Command::Variant(variant) => {
-                if variant != "normal" {
-                    self.out.line(&format!(
-                        "Error (unsupported variant): {}",
-                        printable(&variant)
-                    ));
-                }
-            }
             Command::Quit => return Flow::Quit,
-            Command::Random => {
-                self.random = !self.random;
-                log::debug!("random is now {} (ignored)", self.random);
-            }
-            Command::Force => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Observing;
-            }
+            // The game and the mode.
+            Command::Protover(version) => self.protover(version),
+            Command::New => self.new_game(),
+            Command::Force => self.stop_playing(),
             Command::Go => self.go(),
-            Command::PlayOther => {
-                self.abort_search();
-                self.paused = false;
-                self.engine_color = !self.engine.game().side_to_move();
-                self.mode = Mode::Waiting;
-            }
+            Command::PlayOther => self.play_other(),
             Command::White => self.set_side(Color::White),
             Command::Black => self.set_side(Color::Black),
-            Command::Level {
-                moves_per_session,
-                base_ms,
-                increment_ms,
-            } => {
-                let control = TimeControl::Conventional {
-                    moves_per_session,
-                    base_ms,
-                    increment_ms,
-                };
-                let ply = self.engine.game().ply();
-                self.engine.clock.set_control(control, ply);
-            }
-            Command::St { ms } => {
-                let ply = self.engine.game().ply();
-                self.engine
-                    .clock
-                    .set_control(TimeControl::FixedPerMove { ms }, ply);
-            }
-            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
-            Command::Nps(nps) => self.engine.nps = nps,
-            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
-            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
             Command::UserMove(text) => self.user_move(&text),
-            Command::MoveNow => {
-                if self.is_thinking() {
-                    self.engine.stop();
-                }
-            }
-            Command::Ping(token) => {
-                if self.is_thinking() {
-                    self.pending_pongs.push(token);
-                } else {
-                    // GUIs start the clock after `pong`: let a table clear or resize that
-                    // `new` or `memory` queued finish first, so it is not billed to a move.
-                    if matches!(self.mode, Mode::Waiting | Mode::Observing)
-                        && !self.engine.wait_idle(IDLE_WAIT)
-                    {
-                        log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
-                    }
-                    self.out.line(&format!("pong {token}"));
-                }
-            }
+            Command::MoveNow => self.move_now(),
+            Command::Ping(token) => self.ping(token),
             Command::Draw => self.draw_offered(),
             Command::Result { result, comment } => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Observing;
                 log::info!("game over: {} {{{comment}}}", result.as_str());
+                self.stop_playing();
             }
             Command::SetBoard(fen) => self.set_board(&fen),
-            Command::Edit => {
-                self.abort_search();
-                self.edit = Some(EditBoard {
-                    board: PositionBuilder::from_position(self.engine.position()),
-                    color: Color::White,
-                });
-            }
+            Command::Edit => self.start_edit(),
+            Command::Undo => self.take_back(1),
+            Command::Remove => self.take_back(2),
+            Command::Hard => self.engine.options.ponder = true,
+            Command::Easy => self.easy(),
+            Command::Analyze => self.analyze(),
+            Command::Exit => self.exit_analysis(),
+            Command::Exclude(selection) => self.exclude(selection, true),
+            Command::Include(selection) => self.exclude(selection, false),
+            Command::Pause => self.pause(),
+            Command::Resume => self.resume(),
+            // Answers.
             Command::Hint => self.send_hint(),
+            Command::Dot => self.stat01(),
             Command::Bk => {
                 self.out.line(" no book");
                 self.out.line("");
             }
-            Command::Undo => self.take_back(1),
-            Command::Remove => self.take_back(2),
-            Command::Hard => self.engine.options.ponder = true,
-            Command::Easy => {
-                self.engine.options.ponder = false;
-                if matches!(self.mode, Mode::Pondering { .. }) {
-                    self.abort_search();
-                }
+            Command::Variant(variant) => self.variant(&variant),
+            // Time and limits.
+            Command::Level {
+                moves_per_session,
+                base_ms,
+                increment_ms,
+            } => self.set_time_control(TimeControl::Conventional {
+                moves_per_session,
+                base_ms,
+                increment_ms,
+            }),
+            Command::St { ms } => self.set_time_control(TimeControl::FixedPerMove { ms }),
+            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
+            Command::Nps(nps) => self.engine.nps = nps,
+            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
+            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
+            // Settings.
+            Command::Memory(mb) => {
+                self.engine.set_hash_mb(mb);
             }
+            Command::Cores(n) => {
+                self.engine.set_threads(u64::from(n));
+            }
+            Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Post => self.post = true,
             Command::NoPost => self.post = false,
-            Command::Analyze => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Analyzing;
-                self.engine.analyze();
+            // Notes about the game, for the log and the draw policy.
+            Command::Xboard => log::debug!("xboard mode"),
+            Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
+            Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
+            Command::Random => {
+                self.random = !self.random;
+                log::debug!("random is now {} (ignored)", self.random);
             }
-            Command::Exit => {
-                if self.mode == Mode::Analyzing {
-                    self.abort_search();
-                    self.mode = Mode::Observing;
-                }
-            }
-            Command::Dot => self.stat01(),
             Command::Name(name) => {
                 log::info!("opponent: {name}");
                 self.opponent_name = Some(name);
@@ -292,29 +245,101 @@ impl Session {
                 self.engine.policy.opponent_is_computer = true;
                 log::info!("the opponent is a computer");
             }
-            Command::Pause => self.pause(),
-            Command::Resume => self.resume(),
-            Command::Memory(mb) => {
-                self.engine.set_hash_mb(mb);
-            }
-            Command::Cores(n) => {
-                self.engine.set_threads(u64::from(n));
-            }
             Command::EgtPath { kind, path } => {
                 log::info!("egtpath {kind} {path} ignored (no tablebases)")
             }
-            Command::Option { name, value } => {
-                match options::set(&mut self.engine.options, &name, value.as_deref()) {
-                    Ok(OptionEffect::Nothing) => {}
-                    Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
-                    Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
-                    Err(error) => self.out.line(&printable(&error.reply())),
-                }
-            }
-            Command::Exclude(selection) => self.exclude(selection, true),
-            Command::Include(selection) => self.exclude(selection, false),
         }
         Flow::Continue
+    }
+
+    /// `force` and `result`: stop any search without moving, play neither side.
+    fn stop_playing(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.mode = Mode::Observing;
+    }
+
+    fn play_other(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.engine_color = !self.engine.game().side_to_move();
+        self.mode = Mode::Waiting;
+    }
+
+    /// `?`: move now with the best move so far (ignored unless thinking).
+    fn move_now(&mut self) {
+        if self.is_thinking() {
+            self.engine.stop();
+        }
+    }
+
+    /// `pong` after the move while thinking; otherwise now.
+    fn ping(&mut self, token: String) {
+        if self.is_thinking() {
+            self.pending_pongs.push(token);
+            return;
+        }
+        // GUIs start the clock after `pong`: let a table clear or resize that `new` or
+        // `memory` queued finish first, so it is not billed to a move.
+        if matches!(self.mode, Mode::Waiting | Mode::Observing) && !self.engine.wait_idle(IDLE_WAIT)
+        {
+            log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
+        }
+        self.out.line(&format!("pong {token}"));
+    }
+
+    fn start_edit(&mut self) {
+        self.abort_search();
+        self.edit = Some(EditBoard {
+            board: PositionBuilder::from_position(self.engine.position()),
+            color: Color::White,
+        });
+    }
+
+    /// Pondering off; a running ponder search stops.
+    fn easy(&mut self) {
+        self.engine.options.ponder = false;
+        if matches!(self.mode, Mode::Pondering { .. }) {
+            self.abort_search();
+        }
+    }
+
+    fn analyze(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.mode = Mode::Analyzing;
+        self.engine.analyze();
+    }
+
+    fn exit_analysis(&mut self) {
+        if self.mode == Mode::Analyzing {
+            self.abort_search();
+            self.mode = Mode::Observing;
+        }
+    }
+
+    fn variant(&mut self, variant: &str) {
+        if variant != "normal" {
+            self.out.line(&format!(
+                "Error (unsupported variant): {}",
+                printable(variant)
+            ));
+        }
+    }
+
+    /// `level` or `st`, counted from the ply on the board now.
+    fn set_time_control(&mut self, control: TimeControl) {
+        let ply = self.engine.game().ply();
+        self.engine.clock.set_control(control, ply);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::set(&mut self.engine.options, name, value) {
+            Ok(OptionEffect::Nothing) => {}
+            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+            Err(error) => self.out.line(&printable(&error.reply())),
+        }
     }
 
     fn protover(&mut self, version: u32) {
