@@ -217,7 +217,8 @@ impl TranspositionTable {
     }
 
     /// Permille of the first thousand buckets' entries used in this search (for `hashfull`).
-    pub fn hashfull(&self) -> usize {
+    #[expect(dead_code, reason = "kept for UCI's `info hashfull` (issue 13)")]
+    pub(crate) fn hashfull(&self) -> usize {
         let sample = self.buckets.len().min(1000);
         let mut used = 0;
         for bucket in &self.buckets[..sample] {

@@ -2,92 +2,55 @@
 //! `option NAME=VALUE`: time margin, resignation, log size limits, and one switch per search
 //! technique.
 
-use crate::logging::{LogLimits, MAX_LOG_MB, MB};
-use crate::search::{IidMode, SearchFeatures};
+use crate::engine::options::{
+    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, RESIGN_THRESHOLD_RANGE, SWITCHES,
+};
 
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
-const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
+use crate::logging::{MAX_LOG_MB, MB};
 
-/// Current values of every option.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    pub move_overhead_ms: u64,
-    /// Resign when the score stays below `-resign_threshold` (off by default: testers and
-    /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
-    pub resign: bool,
-    pub resign_threshold: i32,
-    pub log_limits: LogLimits,
-    pub search: SearchFeatures,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            resign: false,
-            resign_threshold: DEFAULT_RESIGN_THRESHOLD,
-            log_limits: LogLimits::default(),
-            search: SearchFeatures::default(),
-        }
-    }
-}
+pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// What the session must do after an option changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionEffect {
+pub(crate) enum OptionEffect {
     Nothing,
     ClearHash,
     /// Hand the new `SearchFeatures` to the search worker.
     SearchFeatures,
-    /// Hand the new `log_limits` to the logger.
+    /// Hand the new log limits to the logger.
     LogLimits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     Unknown(String),
-    BadValue { name: String, value: String },
+    /// `expected` says what the option takes, e.g. `0 to 5000`.
+    BadValue {
+        name: String,
+        value: String,
+        expected: String,
+    },
 }
 
 impl OptionError {
     /// The `Error (...): ...` reply.
-    pub fn reply(&self) -> String {
+    pub(crate) fn reply(&self) -> String {
         match self {
             OptionError::Unknown(name) => format!("Error (unknown option): {name}"),
-            OptionError::BadValue { name, value } => {
-                format!("Error (invalid option value): {name}={value}")
-            }
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => format!("Error (invalid option value, {expected}): {name}={value}"),
         }
     }
 }
 
-/// The on/off switches for search techniques: (option name, accessor).
-type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
-
-const SWITCHES: [Switch; 9] = [
-    ("Null Move", |f| &mut f.null_move),
-    ("Late Move Reductions", |f| &mut f.late_move_reductions),
-    ("Reverse Futility", |f| &mut f.reverse_futility),
-    ("Futility", |f| &mut f.futility),
-    ("Late Move Pruning", |f| &mut f.late_move_pruning),
-    ("Check Extension", |f| &mut f.check_extension),
-    ("Recapture Extension", |f| &mut f.recapture_extension),
-    ("Aspiration Windows", |f| &mut f.aspiration),
-    ("SEE Pruning", |f| &mut f.see_pruning),
-];
-
-const IID_CHOICES: [(&str, IidMode); 3] = [
-    ("Classic", IidMode::Classic),
-    ("SelfDeepening", IidMode::SelfDeepening),
-    ("Off", IidMode::Off),
-];
-
+/// A check box: XBoard sends 0 or 1.
 fn parse_check(value: &str) -> Option<bool> {
     match value {
-        "1" | "true" | "on" => Some(true),
-        "0" | "false" | "off" => Some(false),
+        "1" => Some(true),
+        "0" => Some(false),
         _ => None,
     }
 }
@@ -97,102 +60,115 @@ fn whole_mb(bytes: u64) -> u64 {
     ((bytes + MB / 2) / MB).max(1)
 }
 
+/// A spin box: an integer within `low..=high`; anything else is refused, not clamped.
 fn parse_spin(value: &str, low: i64, high: i64) -> Option<i64> {
-    value.trim().parse::<i64>().ok().map(|v| v.clamp(low, high))
+    value
+        .parse::<i64>()
+        .ok()
+        .filter(|v| (low..=high).contains(v))
 }
 
-impl EngineOptions {
-    /// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
-    /// values as defaults.
-    pub fn features(&self) -> Vec<String> {
-        let mut list = vec![
-            format!(
-                "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
-                self.move_overhead_ms
-            ),
-            format!("Resign -check {}", u8::from(self.resign)),
-            format!(
-                "Resign Threshold -spin {} {} {}",
-                self.resign_threshold, RESIGN_THRESHOLD_RANGE.0, RESIGN_THRESHOLD_RANGE.1
-            ),
-            "Clear Hash -button".to_string(),
-            format!(
-                "Log Max MB -spin {} 1 {MAX_LOG_MB}",
-                whole_mb(self.log_limits.file_bytes)
-            ),
-            format!(
-                "Log Keep MB -spin {} 1 {MAX_LOG_MB}",
-                whole_mb(self.log_limits.keep_bytes)
-            ),
-        ];
-        let mut features = self.search;
-        for (name, get) in SWITCHES {
-            list.push(format!("{name} -check {}", u8::from(*get(&mut features))));
-        }
-        let choices: Vec<String> = IID_CHOICES
-            .iter()
-            .map(|(name, mode)| {
-                if *mode == self.search.iid {
-                    format!("*{name}")
-                } else {
-                    (*name).to_string()
-                }
-            })
-            .collect();
-        list.push(format!("IID -combo {}", choices.join(" /// ")));
-        list
+/// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
+/// values as defaults.
+pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
+    let mut list = vec![
+        format!(
+            "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
+            options.move_overhead_ms
+        ),
+        format!("Resign -check {}", u8::from(options.resign)),
+        format!(
+            "Resign Threshold -spin {} {} {}",
+            options.resign_threshold, RESIGN_THRESHOLD_RANGE.0, RESIGN_THRESHOLD_RANGE.1
+        ),
+        "Clear Hash -button".to_string(),
+        format!(
+            "Log Max MB -spin {} 1 {MAX_LOG_MB}",
+            whole_mb(options.log_limits.file_bytes)
+        ),
+        format!(
+            "Log Keep MB -spin {} 1 {MAX_LOG_MB}",
+            whole_mb(options.log_limits.keep_bytes)
+        ),
+    ];
+    let mut features = options.search;
+    for (name, get) in SWITCHES {
+        list.push(format!("{name} -check {}", u8::from(*get(&mut features))));
     }
+    let choices: Vec<String> = IID_CHOICES
+        .iter()
+        .map(|(name, mode)| {
+            if *mode == options.search.iid {
+                format!("*{name}")
+            } else {
+                (*name).to_string()
+            }
+        })
+        .collect();
+    list.push(format!("IID -combo {}", choices.join(" /// ")));
+    list
+}
 
-    /// Applies `option NAME[=VALUE]`.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, OptionError> {
-        let raw = value.unwrap_or("");
-        let value = raw.trim();
-        let bad = || OptionError::BadValue {
-            name: name.to_string(),
-            value: raw.to_string(),
-        };
-        match name {
-            "Move Overhead" => {
-                let v = parse_spin(value, 0, MAX_MOVE_OVERHEAD_MS as i64).ok_or_else(bad)?;
-                self.move_overhead_ms = v as u64;
-                Ok(OptionEffect::Nothing)
+/// Applies `option NAME[=VALUE]`; a value the option cannot take changes nothing.
+pub(crate) fn set(
+    options: &mut EngineOptions,
+    name: &str,
+    value: Option<&str>,
+) -> Result<OptionEffect, OptionError> {
+    let raw = value.unwrap_or("");
+    let value = raw.trim();
+    let bad = |expected: String| OptionError::BadValue {
+        name: name.to_string(),
+        value: raw.to_string(),
+        expected,
+    };
+    let check = || parse_check(value).ok_or_else(|| bad("0 or 1".to_string()));
+    let spin = |low: i64, high: i64| {
+        parse_spin(value, low, high).ok_or_else(|| bad(format!("{low} to {high}")))
+    };
+    match name {
+        "Move Overhead" => {
+            let ms = spin(0, MAX_MOVE_OVERHEAD_MS as i64)?;
+            options.move_overhead_ms = ms as u64;
+            Ok(OptionEffect::Nothing)
+        }
+        "Resign" => {
+            options.resign = check()?;
+            Ok(OptionEffect::Nothing)
+        }
+        "Resign Threshold" => {
+            let (low, high) = RESIGN_THRESHOLD_RANGE;
+            options.resign_threshold = spin(i64::from(low), i64::from(high))? as i32;
+            Ok(OptionEffect::Nothing)
+        }
+        "Clear Hash" => Ok(OptionEffect::ClearHash),
+        "Log Max MB" | "Log Keep MB" => {
+            let mb = spin(1, MAX_LOG_MB as i64)? as u64;
+            if name == "Log Max MB" {
+                options.log_limits.file_bytes = mb * MB;
+            } else {
+                options.log_limits.keep_bytes = mb * MB;
             }
-            "Resign" => {
-                self.resign = parse_check(value).ok_or_else(bad)?;
-                Ok(OptionEffect::Nothing)
-            }
-            "Resign Threshold" => {
-                let (low, high) = RESIGN_THRESHOLD_RANGE;
-                let v = parse_spin(value, i64::from(low), i64::from(high)).ok_or_else(bad)?;
-                self.resign_threshold = v as i32;
-                Ok(OptionEffect::Nothing)
-            }
-            "Clear Hash" => Ok(OptionEffect::ClearHash),
-            "Log Max MB" | "Log Keep MB" => {
-                let mb = parse_spin(value, 1, MAX_LOG_MB as i64).ok_or_else(bad)? as u64;
-                if name == "Log Max MB" {
-                    self.log_limits.file_bytes = mb * MB;
-                } else {
-                    self.log_limits.keep_bytes = mb * MB;
-                }
-                Ok(OptionEffect::LogLimits)
-            }
-            "IID" => {
-                let (_, mode) = IID_CHOICES
-                    .iter()
-                    .find(|(choice, _)| *choice == value)
-                    .ok_or_else(bad)?;
-                self.search.iid = *mode;
-                Ok(OptionEffect::SearchFeatures)
-            }
-            _ => {
-                let (_, get) = SWITCHES
-                    .iter()
-                    .find(|(switch, _)| *switch == name)
-                    .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-                *get(&mut self.search) = parse_check(value).ok_or_else(bad)?;
-                Ok(OptionEffect::SearchFeatures)
-            }
+            Ok(OptionEffect::LogLimits)
+        }
+        "IID" => {
+            let (_, mode) = IID_CHOICES
+                .iter()
+                .find(|(choice, _)| *choice == value)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = IID_CHOICES.iter().map(|(choice, _)| *choice).collect();
+                    bad(format!("one of {}", names.join(", ")))
+                })?;
+            options.search.iid = *mode;
+            Ok(OptionEffect::SearchFeatures)
+        }
+        _ => {
+            let (_, get) = SWITCHES
+                .iter()
+                .find(|(switch, _)| *switch == name)
+                .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+            *get(&mut options.search) = check()?;
+            Ok(OptionEffect::SearchFeatures)
         }
     }
 }
@@ -200,92 +176,157 @@ impl EngineOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::IidMode;
 
     #[test]
-    fn features_list_every_option_once() {
-        let options = EngineOptions::default();
-        let features = options.features();
-        assert!(features.contains(&"Move Overhead -spin 30 0 5000".to_string()));
-        assert!(features.contains(&"IID -combo *Classic /// SelfDeepening /// Off".to_string()));
-        assert!(features.contains(&"Null Move -check 1".to_string()));
-        assert!(features.contains(&"Log Max MB -spin 10 1 1048576".to_string()));
-        assert!(features.contains(&"Log Keep MB -spin 100 1 1048576".to_string()));
-        // Written out by hand, not derived from SWITCHES: adding, losing or renaming an
-        // option must show up here.
-        let names: Vec<&str> = features
-            .iter()
-            .map(|f| f.split(" -").next().unwrap_or_default())
-            .collect();
+    fn features_list_every_option_once_with_its_current_value() {
+        let mut options = EngineOptions::default();
         assert_eq!(
-            names,
+            features(&options),
             [
-                "Move Overhead",
-                "Resign",
-                "Resign Threshold",
-                "Clear Hash",
-                "Log Max MB",
-                "Log Keep MB",
-                "Null Move",
-                "Late Move Reductions",
-                "Reverse Futility",
-                "Futility",
-                "Late Move Pruning",
-                "Check Extension",
-                "Recapture Extension",
-                "Aspiration Windows",
-                "SEE Pruning",
-                "IID",
+                "Move Overhead -spin 30 0 5000",
+                "Resign -check 0",
+                "Resign Threshold -spin 800 200 3000",
+                "Clear Hash -button",
+                "Log Max MB -spin 10 1 1048576",
+                "Log Keep MB -spin 100 1 1048576",
+                "Null Move -check 1",
+                "Late Move Reductions -check 1",
+                "Reverse Futility -check 1",
+                "Futility -check 1",
+                "Late Move Pruning -check 1",
+                "Check Extension -check 0",
+                "Recapture Extension -check 1",
+                "Aspiration Windows -check 1",
+                "SEE Pruning -check 1",
+                "IID -combo *Classic /// SelfDeepening /// Off",
             ]
         );
+        set(&mut options, "Futility", Some("0")).unwrap();
+        set(&mut options, "IID", Some("Off")).unwrap();
+        set(&mut options, "Move Overhead", Some("75")).unwrap();
+        let changed = features(&options);
+        assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
+        assert_eq!(changed[9], "Futility -check 0");
+        assert_eq!(changed[15], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]
     fn setting_values() {
         let mut options = EngineOptions::default();
         assert_eq!(
-            options.set("Move Overhead", Some("100")),
+            set(&mut options, "Move Overhead", Some("100")),
             Ok(OptionEffect::Nothing)
         );
         assert_eq!(options.move_overhead_ms, 100);
-        options.set("Move Overhead", Some("999999")).unwrap();
+        set(&mut options, "Move Overhead", Some(" 5000 ")).unwrap();
         assert_eq!(options.move_overhead_ms, MAX_MOVE_OVERHEAD_MS);
         assert_eq!(
-            options.set("Null Move", Some("0")),
+            set(&mut options, "Null Move", Some("0")),
             Ok(OptionEffect::SearchFeatures)
         );
         assert!(!options.search.null_move);
-        options.set("IID", Some("Off")).unwrap();
+        set(&mut options, "IID", Some("Off")).unwrap();
         assert_eq!(options.search.iid, IidMode::Off);
-        assert_eq!(options.set("Clear Hash", None), Ok(OptionEffect::ClearHash));
-        options.set("Resign", Some("1")).unwrap();
-        assert!(options.resign);
         assert_eq!(
-            options.set("Log Max MB", Some("3")),
+            set(&mut options, "Clear Hash", None),
+            Ok(OptionEffect::ClearHash)
+        );
+        set(&mut options, "Resign", Some("1")).unwrap();
+        assert!(options.resign);
+        set(&mut options, "Resign Threshold", Some("200")).unwrap();
+        assert_eq!(options.resign_threshold, 200);
+        assert_eq!(
+            set(&mut options, "Log Max MB", Some("3")),
             Ok(OptionEffect::LogLimits)
         );
-        options.set("Log Keep MB", Some("0")).unwrap();
+        set(&mut options, "Log Keep MB", Some("1")).unwrap();
         assert_eq!(
             options.log_limits,
-            LogLimits {
+            crate::logging::LogLimits {
                 file_bytes: 3 * MB,
                 keep_bytes: MB
             }
         );
-        assert!(options.set("Log Max MB", Some("ten")).is_err());
+        assert!(set(&mut options, "Log Max MB", Some("ten")).is_err());
+        assert!(set(&mut options, "Log Keep MB", Some("0")).is_err());
+        assert_eq!(options.log_limits.keep_bytes, MB);
     }
 
     #[test]
-    fn errors() {
-        let mut options = EngineOptions::default();
-        assert_eq!(
-            options.set("Bogus", Some("1")).unwrap_err().reply(),
-            "Error (unknown option): Bogus"
-        );
-        assert_eq!(
-            options.set("Null Move", Some("maybe")).unwrap_err().reply(),
-            "Error (invalid option value): Null Move=maybe"
-        );
-        assert!(options.set("IID", Some("Sometimes")).is_err());
-        assert!(options.set("Move Overhead", None).is_err());
+    fn bad_values_are_refused_and_change_nothing() {
+        let cases = [
+            ("Bogus", Some("1"), "Error (unknown option): Bogus"),
+            (
+                "Null Move",
+                Some("maybe"),
+                "Error (invalid option value, 0 or 1): Null Move=maybe",
+            ),
+            (
+                "Null Move",
+                Some("2"),
+                "Error (invalid option value, 0 or 1): Null Move=2",
+            ),
+            (
+                "Resign",
+                None,
+                "Error (invalid option value, 0 or 1): Resign=",
+            ),
+            (
+                "Move Overhead",
+                Some("5001"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=5001",
+            ),
+            (
+                "Move Overhead",
+                Some("-1"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=-1",
+            ),
+            (
+                "Move Overhead",
+                Some("99999999999999999999"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=99999999999999999999",
+            ),
+            (
+                "Move Overhead",
+                Some("12ms"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=12ms",
+            ),
+            (
+                "Move Overhead",
+                None,
+                "Error (invalid option value, 0 to 5000): Move Overhead=",
+            ),
+            (
+                "Resign Threshold",
+                Some("199"),
+                "Error (invalid option value, 200 to 3000): Resign Threshold=199",
+            ),
+            (
+                "Resign Threshold",
+                Some("3001"),
+                "Error (invalid option value, 200 to 3000): Resign Threshold=3001",
+            ),
+            (
+                "IID",
+                Some("Sometimes"),
+                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=Sometimes",
+            ),
+            (
+                "IID",
+                Some("classic"),
+                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=classic",
+            ),
+        ];
+        for (name, value, reply) in cases {
+            let mut options = EngineOptions::default();
+            let error = set(&mut options, name, value).unwrap_err();
+            assert_eq!(error.reply(), reply);
+            assert_eq!(
+                format!("{options:?}"),
+                format!("{:?}", EngineOptions::default()),
+                "{name}={value:?} changed something"
+            );
+        }
     }
 }

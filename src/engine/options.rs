@@ -1,0 +1,84 @@
+//! The engine's settings, whatever protocol sets them: hash size, threads, move overhead,
+//! resignation, log limits and one switch per search technique, with the ranges and names both
+//! protocols announce. The protocol rooms only turn their option text into these values.
+
+use crate::logging::LogLimits;
+use crate::search::{IidMode, SearchFeatures};
+
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
+/// Centipawns, inclusive.
+pub(crate) const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
+
+/// Current values of every setting.
+#[derive(Clone, Debug)]
+pub(crate) struct EngineOptions {
+    pub(crate) move_overhead_ms: u64,
+    /// Resign when the score stays below `-resign_threshold` (off by default: testers and
+    /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
+    pub(crate) resign: bool,
+    pub(crate) resign_threshold: i32,
+    /// Think on the opponent's time (XBoard `hard`/`easy`).
+    pub(crate) ponder: bool,
+    /// The log's file size limit and folder budget.
+    pub(crate) log_limits: LogLimits,
+    pub(crate) search: SearchFeatures,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            resign: false,
+            resign_threshold: DEFAULT_RESIGN_THRESHOLD,
+            ponder: false,
+            log_limits: LogLimits::default(),
+            search: SearchFeatures::default(),
+        }
+    }
+}
+
+/// An on/off switch for a search technique: (option name, accessor).
+pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
+
+pub(crate) const SWITCHES: [Switch; 9] = [
+    ("Null Move", |f| &mut f.null_move),
+    ("Late Move Reductions", |f| &mut f.late_move_reductions),
+    ("Reverse Futility", |f| &mut f.reverse_futility),
+    ("Futility", |f| &mut f.futility),
+    ("Late Move Pruning", |f| &mut f.late_move_pruning),
+    ("Check Extension", |f| &mut f.check_extension),
+    ("Recapture Extension", |f| &mut f.recapture_extension),
+    ("Aspiration Windows", |f| &mut f.aspiration),
+    ("SEE Pruning", |f| &mut f.see_pruning),
+];
+
+/// The internal iterative deepening flavours by option value.
+pub(crate) const IID_CHOICES: [(&str, IidMode); 3] = [
+    ("Classic", IidMode::Classic),
+    ("SelfDeepening", IidMode::SelfDeepening),
+    ("Off", IidMode::Off),
+];
+
+/// A requested thread count brought within 1 and the processors this machine has.
+pub(crate) fn clamp_threads(requested: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    usize::try_from(requested)
+        .unwrap_or(usize::MAX)
+        .clamp(1, cores.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_requests_are_brought_within_the_machine() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(clamp_threads(0), 1);
+        assert_eq!(clamp_threads(1), 1);
+        assert_eq!(clamp_threads(100_000), cores);
+        assert_eq!(clamp_threads(u64::MAX), cores);
+    }
+}
