@@ -333,7 +333,7 @@ fn log_max_mb_option_changes_the_limit_while_running() {
     talk.ping(&mut engine);
     assert!(
         talk.received
-            .contains(&"Error (invalid option value): Log Max MB=ten".to_string())
+            .contains(&"Error (invalid option value, 1 to 1048576): Log Max MB=ten".to_string())
     );
     talk.send(&mut engine, "option Log Max MB=1");
     talk.ping(&mut engine);

@@ -397,7 +397,8 @@ fn undo_and_remove_take_back_moves() {
     h.send("force\ngo");
     assert_eq!(h.job().fen, AFTER_E4);
     h.send("force\nundo\nundo");
-    assert_eq!(h.output(), ["# no more moves to take back"]);
+    // Nothing left to take back is logged, not said: Knights takes any stray line for a move.
+    assert_eq!(h.output(), Vec::<String>::new());
     h.send("go");
     assert_eq!(h.job().fen, START);
 }
