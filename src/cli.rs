@@ -4,9 +4,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
 use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
 use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
-use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
 
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
