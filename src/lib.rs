@@ -11,4 +11,5 @@ pub mod logging;
 pub mod perft_command;
 pub mod search;
 pub mod sys;
+pub mod uci;
 pub mod xboard;
