@@ -806,6 +806,7 @@ impl Session {
             time,
             infinite: false,
             excluded: self.excluded.clone(),
+            ..SearchLimits::default()
         };
         self.launch(
             self.game.position().clone(),
@@ -833,6 +834,7 @@ impl Session {
             time: None,
             infinite: false,
             excluded: Vec::new(),
+            ..SearchLimits::default()
         };
         self.launch(after.position().clone(), after.history_keys(), limits, true);
     }
@@ -850,6 +852,7 @@ impl Session {
             time: None,
             infinite: true,
             excluded: self.excluded.clone(),
+            ..SearchLimits::default()
         };
         self.launch(
             self.game.position().clone(),
