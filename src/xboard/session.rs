@@ -891,6 +891,8 @@ impl Session {
                     Mode::Observing | Mode::Waiting => {}
                 }
             }
+            // XBoard has no current-move line (`stat01` polls instead).
+            SearchReport::RootMove { .. } => {}
             SearchReport::Finished {
                 generation,
                 outcome,
