@@ -1,5 +1,5 @@
 //! The game record: the start position, the moves played and every position reached, for
-//! undo, repetition, the 50-move rule and result detection. Owned by the XBoard session.
+//! undo, repetition, the 50-move rule and result detection. Owned by the engine core.
 
 use crate::board::{Color, Move, MoveList, Position, legal_moves};
 
@@ -19,22 +19,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The protocol line that claims this outcome, e.g. `1-0 {White mates}`.
-    pub fn result_line(self) -> &'static str {
-        match self {
-            Outcome::Checkmate {
-                winner: Color::White,
-            } => "1-0 {White mates}",
-            Outcome::Checkmate {
-                winner: Color::Black,
-            } => "0-1 {Black mates}",
-            Outcome::Stalemate => "1/2-1/2 {Stalemate}",
-            Outcome::InsufficientMaterial => "1/2-1/2 {Insufficient material}",
-            Outcome::FiftyMoves => "1/2-1/2 {Draw by fifty move rule}",
-            Outcome::Repetition => "1/2-1/2 {Draw by repetition}",
-        }
-    }
-
     /// Over by itself (mate, stalemate, dead position) rather than by a claim.
     pub fn is_automatic(self) -> bool {
         matches!(
@@ -199,7 +183,6 @@ mod tests {
                 winner: Color::Black
             })
         );
-        assert_eq!(game.outcome().unwrap().result_line(), "0-1 {Black mates}");
     }
 
     #[test]

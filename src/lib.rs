@@ -1,9 +1,11 @@
 //! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2).
-//! Rooms and their one-way doors: xboard -> search -> eval -> board, xboard -> game -> board.
+//! Rooms and their one-way doors: xboard -> engine -> search -> eval -> board,
+//! engine -> game -> board.
 
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod epd;
 pub mod eval;
 pub mod game;

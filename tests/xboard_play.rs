@@ -6,6 +6,7 @@ mod common;
 use common::{Engine, LONG, SHORT, is_result, thinking};
 use ironwood::board::{Color, Move, MoveList, Position, legal_moves, parse_move};
 use ironwood::game::Game;
+use ironwood::xboard::session::result_line;
 use std::time::{Duration, Instant};
 
 const RULES: &str = include_str!("data/rules.epd");
@@ -37,7 +38,7 @@ fn self_play(engine: &mut Engine, fen: &str, max_plies: usize) -> Game {
             let outcome = game
                 .outcome()
                 .unwrap_or_else(|| engine.fail(&format!("false claim {line}")));
-            assert_eq!(line, outcome.result_line());
+            assert_eq!(line, result_line(outcome));
             break;
         }
         let text = &line["move ".len()..];
@@ -50,7 +51,7 @@ fn self_play(engine: &mut Engine, fen: &str, max_plies: usize) -> Game {
             let outcome = game
                 .outcome()
                 .unwrap_or_else(|| engine.fail(&format!("false claim {line}")));
-            assert_eq!(line, outcome.result_line());
+            assert_eq!(line, result_line(outcome));
         }
         if after.iter().any(|l| l.starts_with("move ")) {
             engine.fail("two moves for one go");
@@ -445,4 +446,35 @@ fn playother_waits_for_the_opponent() {
     let after = Position::startpos().make_move(parse_move(&Position::startpos(), "d2d4").unwrap());
     let m = engine.expect_move(&after, SHORT);
     assert_eq!(after.make_move(m).side_to_move(), Color::White);
+}
+
+#[test]
+fn a_search_stopped_before_it_scored_a_move_decides_no_draw_and_no_resignation() {
+    // Eight queens a side: the first root move's quiescence search alone outlasts the
+    // node budget of `nps 1`, so each search stops before it has scored any move. White
+    // (the engine) is winning; only a made-up score could make it resign or take a draw.
+    let storm = "1k6/qqqqqqqq/8/QQQQQQQQ/8/8/8/1K6 w - - 0 1";
+    let pos = Position::from_fen(storm).unwrap();
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("new");
+    engine.send("option Resign=1");
+    engine.send("option Resign Threshold=200");
+    engine.send("nps 1");
+    engine.send("st 1");
+    for _ in 0..3 {
+        engine.send("force");
+        engine.send(&format!("setboard {storm}"));
+        engine.send("go");
+        let lines = engine.until("a move", SHORT, |l| l.starts_with("move ") || l == "resign");
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("move ")),
+            "{lines:?}"
+        );
+        let text = &lines.last().unwrap()["move ".len()..];
+        parse_move(&pos, text).unwrap_or_else(|e| engine.fail(&format!("illegal {text}: {e}")));
+        engine.send("draw");
+        let after = engine.sync();
+        assert!(after.is_empty(), "{after:?}");
+    }
 }

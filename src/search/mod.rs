@@ -128,11 +128,22 @@ pub struct SearchOutcome {
     /// `Move::NULL` only when the root has no legal move.
     pub best_move: Move,
     pub ponder_move: Option<Move>,
+    /// The best move's score, or `-INFINITY` when the search was stopped before it scored
+    /// any root move: read it through `real_score` wherever a decision depends on it.
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
+}
+
+impl SearchOutcome {
+    /// The score, if the search scored a root move. A search stopped inside the first root
+    /// move of its first iteration (a stop or node limit that came at once) has none; its
+    /// best move is only the first legal one in move order.
+    pub fn real_score(&self) -> Option<i32> {
+        (self.score > -score::INFINITY).then_some(self.score)
+    }
 }
 
 pub trait SearchObserver {
@@ -261,7 +272,7 @@ impl Searcher {
         self.threads
     }
 
-    /// Forget everything learnt (a new game).
+    /// Empties the transposition table (a new game).
     pub fn clear(&mut self) {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
@@ -351,5 +362,43 @@ impl Searcher {
             helper_stop.store(true, Ordering::Relaxed);
             outcome
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Eight queens a side facing each other: the first root move's quiescence search alone
+    /// takes thousands of nodes, more than the first stop check comes after.
+    const CAPTURE_STORM: &str = "1k6/qqqqqqqq/8/QQQQQQQQ/8/8/8/1K6 w - - 0 1";
+
+    #[test]
+    fn a_search_stopped_inside_its_first_root_move_has_no_score() {
+        let pos = Position::from_fen(CAPTURE_STORM).unwrap();
+        let mut searcher = Searcher::new(1, 1);
+        let control = SearchControl::new(None, false);
+        control.stop();
+        let outcome = searcher.search(&pos, &[], &SearchLimits::default(), &control, &mut Silent);
+        assert_eq!(outcome.real_score(), None, "score {}", outcome.score);
+        assert!(crate::board::is_legal(&pos, outcome.best_move));
+        assert_eq!(outcome.depth, 0);
+    }
+
+    #[test]
+    fn a_finished_iteration_has_a_real_score() {
+        let pos = Position::from_fen(CAPTURE_STORM).unwrap();
+        let mut searcher = Searcher::new(1, 1);
+        let limits = SearchLimits {
+            depth: Some(1),
+            ..SearchLimits::default()
+        };
+        let control = SearchControl::new(None, false);
+        let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
+        assert_eq!(outcome.real_score(), Some(outcome.score));
+        // A mated root has a real score too.
+        let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        let outcome = searcher.search(&mated, &[], &limits, &control, &mut Silent);
+        assert_eq!(outcome.real_score(), Some(-MATE));
     }
 }

@@ -40,6 +40,16 @@ pub enum SearchReport {
     },
 }
 
+/// What a recording worker was sent (tests).
+#[cfg(test)]
+pub(crate) enum Recorded {
+    Search(Box<SearchJob>),
+    SetHash(usize),
+    SetThreads(usize),
+    SetFeatures(SearchFeatures),
+    Clear,
+}
+
 enum WorkerCommand {
     Search(Box<SearchJob>, Arc<SearchControl>),
     SetHash(usize),
@@ -143,6 +153,38 @@ impl SearchWorker {
         }
     }
 
+    /// A worker whose thread searches nothing: it records each job and setting it is sent,
+    /// so a session can be tested with reports the test makes up.
+    #[cfg(test)]
+    pub(crate) fn recording() -> (SearchWorker, Arc<Mutex<Vec<Recorded>>>) {
+        let (tx, rx) = channel::<WorkerCommand>();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let record = Arc::clone(&log);
+        let handle = std::thread::spawn(move || {
+            while let Ok(command) = rx.recv() {
+                let entry = match command {
+                    WorkerCommand::Search(job, _) => Recorded::Search(job),
+                    WorkerCommand::SetHash(mb) => Recorded::SetHash(mb),
+                    WorkerCommand::SetThreads(n) => Recorded::SetThreads(n),
+                    WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(f),
+                    WorkerCommand::Clear => Recorded::Clear,
+                    WorkerCommand::Sync(done) => {
+                        let _ = done.send(());
+                        continue;
+                    }
+                    WorkerCommand::Quit => break,
+                };
+                record.lock().unwrap().push(entry);
+            }
+        });
+        let worker = SearchWorker {
+            commands: tx,
+            current: Mutex::new(None),
+            handle: Some(handle),
+        };
+        (worker, log)
+    }
+
     /// Queues a search; any running one is stopped first (its report still arrives, with
     /// its old generation).
     pub fn start(&self, job: SearchJob) {
@@ -198,7 +240,8 @@ impl SearchWorker {
         let _ = self.commands.send(WorkerCommand::SetFeatures(features));
     }
 
-    /// Clears the table and learnt ordering (for `new`); runs after any queued search.
+    /// Empties the transposition table (for `new`; the move-ordering tables live only as long
+    /// as one search); runs after any queued search.
     pub fn clear(&self) {
         let _ = self.commands.send(WorkerCommand::Clear);
     }

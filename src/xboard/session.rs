@@ -1,30 +1,17 @@
-//! The game-state manager: owns the game, the mode, the clocks and the search worker, turns
-//! each `Event` (a line from the GUI, a search report, the end of input) into actions and
-//! replies. It never waits on the search: a running search is only ever told to stop, and
-//! its reports carry a generation number so a search the session has abandoned can never
-//! make a move.
+//! XBoard's mode state machine over the engine core: turns each `Event` (a line from the
+//! GUI, a search report, the end of input) into core calls and XBoard replies. It never
+//! waits on the search: a running search is only ever told to stop, and the core drops
+//! reports from searches it has abandoned, so none of them can make a move.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
-use super::options::{EngineOptions, OptionEffect};
+use super::options::{self, OptionEffect};
 use super::output::Output;
-use crate::board::{
-    Color, Move, MoveList, Piece, PieceKind, Position, Square, is_legal, legal_moves, parse_move,
-};
-use crate::game::{Game, Outcome};
-use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
-use crate::search::{SearchInfo, SearchLimits, SearchOutcome, TimeBudget, TimeControl, mate_moves};
-
-/// Everything the session reacts to, in one channel.
-#[derive(Debug)]
-pub enum Event {
-    /// One line from stdin, without its line ending (invalid UTF-8 replaced).
-    Line(String),
-    /// stdin closed: the GUI is gone.
-    Eof,
-    Search(SearchReport),
-}
+use crate::board::{Color, Move, Piece, PieceKind, Position, Square, parse_move};
+use crate::engine::{Engine, Event, Report};
+use crate::game::Outcome;
+use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +20,7 @@ pub enum Flow {
     Quit,
 }
 
-/// The protocol state (CECP state machine, see docs/xboard-notes.md 1.9).
+/// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// `force`: play neither side, just keep the board.
@@ -48,33 +35,12 @@ pub enum Mode {
     Analyzing,
 }
 
-/// Settings fixed at start-up (command line).
-#[derive(Clone, Debug)]
-pub struct SessionConfig {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead_ms: u64,
-    /// Said once as a `#` line after the handshake (e.g. the log folder is not writable).
-    pub startup_warning: Option<String>,
-}
-
 /// The board being built in `edit` mode.
 struct EditBoard {
     squares: [Option<Piece>; 64],
     color: Color,
 }
 
-/// Scores below this (centipawns, engine's view) make the engine accept a draw offer.
-const ACCEPT_DRAW_BELOW: i32 = -150;
-/// Scores within this of zero count as "dead level".
-const LEVEL_SCORE: i32 = 10;
-/// Own draw offers: only from this move number on, after this many level scores in a row,
-/// against a computer, and not more often than every `DRAW_OFFER_INTERVAL` plies.
-const OFFER_DRAW_FROM_MOVE: u16 = 40;
-const OFFER_DRAW_AFTER_LEVEL_MOVES: u32 = 10;
-const DRAW_OFFER_INTERVAL: usize = 20;
-/// Own moves in a row below the resign threshold before resigning.
-const RESIGN_AFTER_MOVES: u32 = 3;
 /// Longest `ping` waits for the search thread to finish a table clear or resize (a table of
 /// many gigabytes takes seconds to clear; a hung thread must not silence the engine).
 const IDLE_WAIT: Duration = Duration::from_secs(20);
@@ -83,96 +49,45 @@ const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
 pub struct Session {
     out: Output,
-    worker: SearchWorker,
-    options: EngineOptions,
-    game: Game,
+    engine: Engine,
     mode: Mode,
     engine_color: Color,
     edit: Option<EditBoard>,
     paused: bool,
-    /// The generation of the search whose reports count; bumped whenever a search is
-    /// abandoned or replaced.
-    generation: u64,
-    /// When the current own search (or its ponder hit) started, for the clock.
-    think_started: Instant,
     /// `ping` tokens waiting for the move being thought about.
     pending_pongs: Vec<String>,
     post: bool,
-    ponder: bool,
     random: bool,
-    // Time.
-    time_control: TimeControl,
-    /// Game ply at which the time control was set (own moves are counted from there).
-    control_start_ply: usize,
-    own_time_ms: i64,
-    opponent_time_ms: i64,
-    depth_limit: Option<u32>,
-    nps: u64,
-    excluded: Vec<Move>,
-    // What the searches taught us.
-    last_score: Option<i32>,
-    /// The expected reply after our last move: (key of the position it applies to, move).
-    hint: Option<(u64, Move)>,
-    low_score_moves: u32,
-    level_score_moves: u32,
+    /// A `draw` offer that came while thinking, decided just before the move.
     draw_offer_pending: bool,
-    last_own_draw_offer: Option<usize>,
-    // The opponent and the setting, for the log and the draw policy.
-    opponent_is_computer: bool,
+    // The opponent and the setting, for the log.
     opponent_name: Option<String>,
     /// (engine, opponent) from `rating`; 0 = unknown.
     ratings: (i32, i32),
     /// `ics HOST`; `None` for local play (`ics -`).
     ics_host: Option<String>,
+    /// Said once as a `#` line after the handshake (e.g. the log folder is not writable).
     startup_warning: Option<String>,
 }
 
 impl Session {
-    pub fn new(worker: SearchWorker, out: Output, config: SessionConfig) -> Session {
-        let options = EngineOptions {
-            move_overhead_ms: config.move_overhead_ms,
-            ..EngineOptions::default()
-        };
-        let time_control = TimeControl::default();
-        let base = base_ms(time_control);
+    pub fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
         Session {
             out,
-            worker,
-            options,
-            game: Game::default(),
+            engine,
             mode: Mode::Waiting,
             engine_color: Color::Black,
             edit: None,
             paused: false,
-            generation: 0,
-            think_started: Instant::now(),
             pending_pongs: Vec::new(),
             post: false,
-            ponder: false,
             random: false,
-            time_control,
-            control_start_ply: 0,
-            own_time_ms: base,
-            opponent_time_ms: base,
-            depth_limit: None,
-            nps: 0,
-            excluded: Vec::new(),
-            last_score: None,
-            hint: None,
-            low_score_moves: 0,
-            level_score_moves: 0,
             draw_offer_pending: false,
-            last_own_draw_offer: None,
-            opponent_is_computer: false,
             opponent_name: None,
             ratings: (0, 0),
             ics_host: None,
-            startup_warning: config.startup_warning,
+            startup_warning,
         }
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.mode
     }
 
     /// Handles one event; pongs that waited for a move go out as soon as no own search runs.
@@ -189,8 +104,7 @@ impl Session {
             }
         };
         if flow == Flow::Quit {
-            self.worker.stop();
-            self.generation += 1;
+            self.engine.abort();
         }
         if !self.is_thinking() || flow == Flow::Quit {
             for token in std::mem::take(&mut self.pending_pongs) {
@@ -269,7 +183,7 @@ impl Session {
             Command::PlayOther => {
                 self.abort_search();
                 self.paused = false;
-                self.engine_color = !self.game.side_to_move();
+                self.engine_color = !self.engine.game().side_to_move();
                 self.mode = Mode::Waiting;
             }
             Command::White => self.set_side(Color::White),
@@ -279,27 +193,28 @@ impl Session {
                 base_ms,
                 increment_ms,
             } => {
-                self.time_control = TimeControl::Conventional {
+                let control = TimeControl::Conventional {
                     moves_per_session,
                     base_ms,
                     increment_ms,
                 };
-                self.control_start_ply = self.game.ply();
-                self.own_time_ms = clamp_ms(base_ms);
-                self.opponent_time_ms = clamp_ms(base_ms);
+                let ply = self.engine.game().ply();
+                self.engine.clock.set_control(control, ply);
             }
             Command::St { ms } => {
-                self.time_control = TimeControl::FixedPerMove { ms };
-                self.control_start_ply = self.game.ply();
+                let ply = self.engine.game().ply();
+                self.engine
+                    .clock
+                    .set_control(TimeControl::FixedPerMove { ms }, ply);
             }
-            Command::Sd(depth) => self.depth_limit = (depth > 0).then_some(depth),
-            Command::Nps(nps) => self.nps = nps,
-            Command::Time(cs) => self.own_time_ms = cs.saturating_mul(10),
-            Command::Otim(cs) => self.opponent_time_ms = cs.saturating_mul(10),
+            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
+            Command::Nps(nps) => self.engine.nps = nps,
+            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
+            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => {
                 if self.is_thinking() {
-                    self.worker.stop();
+                    self.engine.stop();
                 }
             }
             Command::Ping(token) => {
@@ -309,7 +224,7 @@ impl Session {
                     // GUIs start the clock after `pong`: let a table clear or resize that
                     // `new` or `memory` queued finish first, so it is not billed to a move.
                     if matches!(self.mode, Mode::Waiting | Mode::Observing)
-                        && !self.worker.wait_idle(IDLE_WAIT)
+                        && !self.engine.wait_idle(IDLE_WAIT)
                     {
                         log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
                     }
@@ -326,7 +241,7 @@ impl Session {
             Command::SetBoard(fen) => self.set_board(&fen),
             Command::Edit => {
                 self.abort_search();
-                let pos = self.game.position();
+                let pos = self.engine.position();
                 let mut squares = [None; 64];
                 for sq in Square::all() {
                     squares[sq.index()] = pos.piece_at(sq);
@@ -343,9 +258,9 @@ impl Session {
             }
             Command::Undo => self.take_back(1),
             Command::Remove => self.take_back(2),
-            Command::Hard => self.ponder = true,
+            Command::Hard => self.engine.options.ponder = true,
             Command::Easy => {
-                self.ponder = false;
+                self.engine.options.ponder = false;
                 if matches!(self.mode, Mode::Pondering { .. }) {
                     self.abort_search();
                 }
@@ -356,7 +271,7 @@ impl Session {
                 self.abort_search();
                 self.paused = false;
                 self.mode = Mode::Analyzing;
-                self.start_analysis();
+                self.engine.analyze();
             }
             Command::Exit => {
                 if self.mode == Mode::Analyzing {
@@ -378,30 +293,28 @@ impl Session {
                 self.ics_host = (host != "-").then_some(host);
             }
             Command::Computer => {
-                self.opponent_is_computer = true;
+                self.engine.policy.opponent_is_computer = true;
                 log::info!("the opponent is a computer");
             }
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::Memory(mb) => {
-                let mb = clamp_hash_mb(mb);
-                log::info!("hash: {mb} MB");
-                self.worker.set_hash_mb(mb);
+                self.engine.set_hash_mb(mb);
             }
             Command::Cores(n) => {
-                let n = clamp_threads(u64::from(n));
-                log::info!("threads: {n}");
-                self.worker.set_threads(n);
+                self.engine.set_threads(u64::from(n));
             }
             Command::EgtPath { kind, path } => {
                 log::info!("egtpath {kind} {path} ignored (no tablebases)")
             }
-            Command::Option { name, value } => match self.options.set(&name, value.as_deref()) {
-                Ok(OptionEffect::Nothing) => {}
-                Ok(OptionEffect::ClearHash) => self.worker.clear(),
-                Ok(OptionEffect::SearchFeatures) => self.worker.set_features(self.options.search),
-                Err(error) => self.out.line(&printable(&error.reply())),
-            },
+            Command::Option { name, value } => {
+                match options::set(&mut self.engine.options, &name, value.as_deref()) {
+                    Ok(OptionEffect::Nothing) => {}
+                    Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+                    Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+                    Err(error) => self.out.line(&printable(&error.reply())),
+                }
+            }
             Command::Exclude(selection) => self.exclude(selection, true),
             Command::Include(selection) => self.exclude(selection, false),
         }
@@ -421,7 +334,7 @@ impl Session {
             "feature myname=\"Ironwood {}\" variants=\"normal\"",
             env!("CARGO_PKG_VERSION")
         ));
-        for option in self.options.features() {
+        for option in options::features(&self.engine.options) {
             self.out.line(&format!("feature option=\"{option}\""));
         }
         self.out.line("feature done=1");
@@ -432,26 +345,13 @@ impl Session {
 
     fn new_game(&mut self) {
         self.abort_search();
-        self.game = Game::default();
+        self.engine.new_game();
         self.mode = Mode::Waiting;
         self.engine_color = Color::Black;
         self.paused = false;
         self.edit = None;
-        self.depth_limit = None;
         self.random = false;
-        self.nps = 0;
-        self.excluded.clear();
-        self.worker.clear();
-        self.control_start_ply = 0;
-        self.own_time_ms = base_ms(self.time_control);
-        self.opponent_time_ms = self.own_time_ms;
-        self.last_score = None;
-        self.hint = None;
-        self.low_score_moves = 0;
-        self.level_score_moves = 0;
         self.draw_offer_pending = false;
-        self.last_own_draw_offer = None;
-        self.opponent_is_computer = false;
         self.opponent_name = None;
         self.ratings = (0, 0);
     }
@@ -459,15 +359,15 @@ impl Session {
     fn go(&mut self) {
         log::info!(
             "go: playing {:?} against {} (computer: {}, ratings {:?}, {})",
-            self.game.side_to_move(),
+            self.engine.game().side_to_move(),
             self.opponent_name.as_deref().unwrap_or("?"),
-            self.opponent_is_computer,
+            self.engine.policy.opponent_is_computer,
             self.ratings,
             self.ics_host
                 .as_deref()
                 .map_or("local".to_string(), |h| format!("ics {h}"))
         );
-        let side = self.game.side_to_move();
+        let side = self.engine.game().side_to_move();
         if self.is_thinking() && self.engine_color == side {
             return;
         }
@@ -482,8 +382,8 @@ impl Session {
     fn set_side(&mut self, side: Color) {
         self.abort_search();
         self.paused = false;
-        if self.game.side_to_move() != side {
-            let fen = self.game.position().to_fen();
+        if self.engine.game().side_to_move() != side {
+            let fen = self.engine.position().to_fen();
             let mut fields: Vec<&str> = fen.split_whitespace().collect();
             let letter = side.letter().to_string();
             if fields.len() >= 4 {
@@ -491,7 +391,7 @@ impl Session {
                 fields[3] = "-";
             }
             match Position::from_fen(&fields.join(" ")) {
-                Ok(pos) => self.set_game(Game::new(pos)),
+                Ok(pos) => self.engine.set_position(pos),
                 Err(e) => self
                     .out
                     .debug(&format!("cannot give the move to {side:?}: {e}")),
@@ -524,19 +424,11 @@ impl Session {
         }
     }
 
-    /// A new game record (new position): forget per-position state.
-    fn set_game(&mut self, game: Game) {
-        self.game = game;
-        self.excluded.clear();
-        self.hint = None;
-        self.control_start_ply = 0;
-    }
-
     /// A position set by `setboard` or edit mode; analysis goes on from it.
     fn adopt_position(&mut self, pos: Position) {
-        self.set_game(Game::new(pos));
+        self.engine.set_position(pos);
         if self.mode == Mode::Analyzing {
-            self.start_analysis();
+            self.engine.analyze();
         }
     }
 
@@ -560,7 +452,7 @@ impl Session {
                 let Some(edit) = self.edit.take() else {
                     return;
                 };
-                let fen = edit_fen(&edit.squares, self.game.side_to_move());
+                let fen = edit_fen(&edit.squares, self.engine.game().side_to_move());
                 match Position::from_fen(&fen) {
                     Ok(pos) => self.adopt_position(pos),
                     Err(error) => {
@@ -568,7 +460,7 @@ impl Session {
                         self.out
                             .debug(&format!("edit position refused ({error}): {fen}"));
                         if self.mode == Mode::Analyzing {
-                            self.start_analysis();
+                            self.engine.analyze();
                         }
                     }
                 }
@@ -584,7 +476,7 @@ impl Session {
             ));
             return;
         }
-        let m = match parse_move(self.game.position(), text) {
+        let m = match parse_move(self.engine.position(), text) {
             Ok(m) => m,
             Err(error) => {
                 log::debug!("{error}");
@@ -594,29 +486,27 @@ impl Session {
         };
         match self.mode {
             Mode::Pondering { expected } if expected == m && !self.paused => {
-                self.push_move(m);
-                if let Some(outcome) = self.game.outcome() {
+                self.engine.push_move(m);
+                if let Some(outcome) = self.engine.game().outcome() {
                     self.abort_search();
-                    self.out.line(outcome.result_line());
+                    self.out.line(result_line(outcome));
                     return;
                 }
                 log::debug!("ponder hit on {m}");
                 self.mode = Mode::Thinking;
-                self.think_started = Instant::now();
-                let budget = self.time_budget();
-                self.worker.ponder_hit(Some(budget));
+                self.engine.ponder_hit(self.engine_color);
             }
             Mode::Analyzing => {
-                self.abort_search();
-                self.push_move(m);
-                self.start_analysis();
+                self.engine.abort();
+                self.engine.push_move(m);
+                self.engine.analyze();
             }
             _ => {
                 self.abort_search();
-                self.push_move(m);
+                self.engine.push_move(m);
                 if self.mode == Mode::Waiting
                     && !self.paused
-                    && self.game.side_to_move() == self.engine_color
+                    && self.engine.game().side_to_move() == self.engine_color
                 {
                     self.start_thinking();
                 }
@@ -624,67 +514,38 @@ impl Session {
         }
     }
 
-    fn push_move(&mut self, m: Move) {
-        self.game.push(m);
-        self.excluded.clear();
-    }
-
     fn take_back(&mut self, plies: usize) {
         self.abort_search();
-        let mut undone = 0;
-        for _ in 0..plies {
-            if self.game.pop().is_some() {
-                undone += 1;
-            }
-        }
-        if undone < plies {
+        if self.engine.take_back(plies) < plies {
             self.out.debug("no more moves to take back");
         }
-        self.excluded.clear();
-        self.hint = None;
-        self.control_start_ply = self.control_start_ply.min(self.game.ply());
         if self.mode == Mode::Analyzing {
-            self.start_analysis();
+            self.engine.analyze();
         }
     }
 
     fn exclude(&mut self, selection: MoveSelection, exclude: bool) {
         match selection {
-            MoveSelection::All => {
-                self.excluded.clear();
-                if exclude {
-                    let mut legal = MoveList::new();
-                    legal_moves(self.game.position(), &mut legal);
-                    self.excluded.extend(legal.iter().copied());
-                }
-            }
+            MoveSelection::All => self.engine.exclude_all(exclude),
             MoveSelection::Move(text) => {
-                let Ok(m) = parse_move(self.game.position(), &text) else {
+                let Ok(m) = parse_move(self.engine.position(), &text) else {
                     self.out
                         .line(&format!("Illegal move: {}", printable(&text)));
                     return;
                 };
-                self.excluded.retain(|&e| e != m);
-                if exclude {
-                    self.excluded.push(m);
-                }
+                self.engine.exclude(m, exclude);
             }
         }
         if self.mode == Mode::Analyzing && !self.paused {
-            self.abort_search();
-            self.start_analysis();
+            self.engine.abort();
+            self.engine.analyze();
         }
     }
 
     fn send_hint(&mut self) {
         let hint = match self.mode {
             Mode::Pondering { expected } => Some(expected),
-            _ => self
-                .hint
-                .filter(|(key, m)| {
-                    *key == self.game.position().key() && is_legal(self.game.position(), *m)
-                })
-                .map(|(_, m)| m),
+            _ => self.engine.hint(),
         };
         if let Some(m) = hint {
             self.out.line(&format!("Hint: {m}"));
@@ -695,7 +556,7 @@ impl Session {
         if self.mode != Mode::Analyzing {
             return;
         }
-        let Some(status) = self.worker.status() else {
+        let Some(status) = self.engine.status() else {
             return;
         };
         let mut line = format!(
@@ -716,7 +577,12 @@ impl Session {
         if self.is_thinking() {
             // Decided with the score of the search now running, just before its move.
             self.draw_offer_pending = true;
-        } else if self.mode != Mode::Observing && self.accepts_draw(self.last_score) {
+        } else if self.mode != Mode::Observing
+            && self
+                .engine
+                .policy
+                .accepts_draw(self.engine.policy.last_score(), self.engine.game())
+        {
             self.out.line("offer draw");
         }
     }
@@ -726,12 +592,7 @@ impl Session {
             return;
         }
         self.paused = true;
-        if self.mode == Mode::Thinking {
-            let used = self.think_started.elapsed().as_millis();
-            self.own_time_ms = self.own_time_ms.saturating_sub(used as i64);
-        }
-        self.worker.stop();
-        self.generation += 1;
+        self.engine.pause(self.mode == Mode::Thinking);
     }
 
     fn resume(&mut self) {
@@ -742,7 +603,7 @@ impl Session {
         match self.mode {
             Mode::Thinking => self.start_thinking(),
             Mode::Pondering { expected } => self.start_pondering(expected),
-            Mode::Analyzing => self.start_analysis(),
+            Mode::Analyzing => self.engine.analyze(),
             Mode::Observing | Mode::Waiting => {}
         }
     }
@@ -753,136 +614,36 @@ impl Session {
     /// Stops whatever runs and makes its reports stale. An own or ponder search ends in
     /// `Waiting`; analysis stays `Analyzing` (the caller restarts or leaves it).
     fn abort_search(&mut self) {
-        self.worker.stop();
-        self.generation += 1;
+        self.engine.abort();
         if matches!(self.mode, Mode::Thinking | Mode::Pondering { .. }) {
             self.mode = Mode::Waiting;
         }
     }
 
-    fn launch(
-        &mut self,
-        position: Position,
-        history: Vec<u64>,
-        limits: SearchLimits,
-        ponder: bool,
-    ) {
-        self.generation += 1;
-        log::debug!(
-            "search {} ({:?}): {} limits {:?}",
-            self.generation,
-            self.mode,
-            position.to_fen(),
-            limits
-        );
-        self.worker.start(SearchJob {
-            generation: self.generation,
-            position,
-            history,
-            limits,
-            ponder,
-        });
-    }
-
     /// Think about the engine's move, or claim the result if the game is already over.
     fn start_thinking(&mut self) {
-        if let Some(outcome) = self.game.outcome() {
-            self.out.line(outcome.result_line());
+        if let Some(outcome) = self.engine.game().outcome() {
+            self.out.line(result_line(outcome));
             self.mode = Mode::Waiting;
             return;
         }
         self.mode = Mode::Thinking;
-        self.think_started = Instant::now();
-        let budget = self.time_budget();
-        let (time, nodes) = if self.nps > 0 {
-            let nodes = (u128::from(budget.soft_ms) * u128::from(self.nps) / 1000).max(1);
-            (None, Some(u64::try_from(nodes).unwrap_or(u64::MAX)))
-        } else {
-            (Some(budget), None)
-        };
-        let limits = SearchLimits {
-            depth: self.depth_limit,
-            nodes,
-            time,
-            infinite: false,
-            excluded: self.excluded.clone(),
-            ..SearchLimits::default()
-        };
-        self.launch(
-            self.game.position().clone(),
-            self.game.history_keys(),
-            limits,
-            false,
-        );
+        self.engine.think(self.engine_color);
     }
 
     fn start_pondering(&mut self, expected: Move) {
-        if !is_legal(self.game.position(), expected) {
-            return;
+        if self.engine.ponder(expected) {
+            self.mode = Mode::Pondering { expected };
         }
-        let mut after = self.game.clone();
-        after.push(expected);
-        // Nothing to ponder if the expected reply ends the game (and a search of a position
-        // without moves would return at once instead of waiting for the ponder hit).
-        if after.outcome().is_some() {
-            return;
-        }
-        self.mode = Mode::Pondering { expected };
-        let limits = SearchLimits {
-            depth: self.depth_limit,
-            nodes: None,
-            time: None,
-            infinite: false,
-            excluded: Vec::new(),
-            ..SearchLimits::default()
-        };
-        self.launch(after.position().clone(), after.history_keys(), limits, true);
     }
 
-    fn start_analysis(&mut self) {
-        let mut legal = MoveList::new();
-        legal_moves(self.game.position(), &mut legal);
-        if legal.is_empty() {
-            self.generation += 1;
+    fn report(&mut self, report: crate::search::worker::SearchReport) {
+        let Some(report) = self.engine.accept(report) else {
             return;
-        }
-        let limits = SearchLimits {
-            depth: None,
-            nodes: None,
-            time: None,
-            infinite: true,
-            excluded: self.excluded.clone(),
-            ..SearchLimits::default()
         };
-        self.launch(
-            self.game.position().clone(),
-            self.game.history_keys(),
-            limits,
-            false,
-        );
-    }
-
-    fn time_budget(&self) -> TimeBudget {
-        let made = self
-            .game
-            .moves_by_since(self.engine_color, self.control_start_ply);
-        // `st` is a hard maximum per move: keep 2% more back for the stop's own latency
-        // (a 1 s move measured 975 ms at the GUI in matches without it).
-        let overhead = match self.time_control {
-            TimeControl::FixedPerMove { ms } => self.options.move_overhead_ms + ms / 50,
-            TimeControl::Conventional { .. } => self.options.move_overhead_ms,
-        };
-        self.time_control.budget(
-            self.own_time_ms,
-            u32::try_from(made).unwrap_or(u32::MAX),
-            overhead,
-        )
-    }
-
-    fn report(&mut self, report: SearchReport) {
         match report {
-            SearchReport::Iteration { generation, info } => {
-                if generation != self.generation || self.paused {
+            Report::Iteration(info) => {
+                if self.paused {
                     return;
                 }
                 match self.mode {
@@ -892,18 +653,14 @@ impl Session {
                 }
             }
             // XBoard has no current-move line (`stat01` polls instead).
-            SearchReport::RootMove { .. } => {}
-            SearchReport::Finished {
-                generation,
-                outcome,
-            } => {
-                if generation == self.generation && self.is_thinking() {
-                    self.play(outcome);
+            Report::RootMove(_) => {}
+            Report::Finished(outcome) => {
+                if self.is_thinking() {
+                    self.play(&outcome);
                 } else {
                     log::debug!(
-                        "search {generation} finished ({}), not played (current {}, {:?})",
+                        "search finished ({}), not played ({:?})",
                         outcome.best_move,
-                        self.generation,
                         self.mode
                     );
                 }
@@ -917,8 +674,9 @@ impl Session {
         if !self.post {
             return;
         }
-        let centiseconds = if self.nps > 0 && self.mode == Mode::Thinking {
-            u128::from(info.nodes) * 100 / u128::from(self.nps)
+        let nps = self.engine.nps;
+        let centiseconds = if nps > 0 && self.mode == Mode::Thinking {
+            u128::from(info.nodes) * 100 / u128::from(nps)
         } else {
             info.elapsed.as_millis() / 10
         };
@@ -935,139 +693,80 @@ impl Session {
     }
 
     /// The own search finished: resign, answer a draw offer, move, claim, ponder.
-    fn play(&mut self, outcome: SearchOutcome) {
-        let position = self.game.position().clone();
-        let mut best = outcome.best_move;
-        if best.is_null() || !is_legal(&position, best) {
-            let mut legal = MoveList::new();
-            legal_moves(&position, &mut legal);
-            if legal.is_empty() {
-                log::error!("search returned no move in {}", position.to_fen());
-                if let Some(result) = self.game.outcome() {
-                    self.out.line(result.result_line());
-                }
-                self.mode = Mode::Waiting;
-                return;
+    fn play(&mut self, outcome: &SearchOutcome) {
+        let Some(chosen) = self.engine.choose_move(outcome) else {
+            if let Some(result) = self.engine.game().outcome() {
+                self.out.line(result_line(result));
             }
-            log::error!(
-                "search returned {best} in {}; playing a legal move instead",
-                position.to_fen()
-            );
-            best = legal.get(0);
-        }
-        let score = outcome.score;
-        self.last_score = Some(score);
+            self.mode = Mode::Waiting;
+            return;
+        };
         self.mode = Mode::Waiting;
-
-        if score < -self.options.resign_threshold {
-            self.low_score_moves += 1;
-        } else {
-            self.low_score_moves = 0;
-        }
-        if self.options.resign && self.low_score_moves >= RESIGN_AFTER_MOVES {
-            log::info!("resigning at score {score}");
+        let options = &self.engine.options;
+        let (resign, threshold) = (options.resign, options.resign_threshold);
+        if self
+            .engine
+            .policy
+            .record_search(chosen.score, resign, threshold)
+        {
+            if let Some(score) = chosen.score {
+                log::info!("resigning at score {score}");
+            }
             self.out.line("resign");
             self.mode = Mode::Observing;
             return;
         }
-        if score.abs() <= LEVEL_SCORE {
-            self.level_score_moves += 1;
-        } else {
-            self.level_score_moves = 0;
-        }
 
         let mut offered = false;
-        if std::mem::take(&mut self.draw_offer_pending) && self.accepts_draw(Some(score)) {
+        if std::mem::take(&mut self.draw_offer_pending)
+            && self
+                .engine
+                .policy
+                .accepts_draw(chosen.score, self.engine.game())
+        {
             self.out.line("offer draw");
             offered = true;
         }
-        if !offered && self.wants_to_offer_draw() {
+        if !offered && self.engine.policy.wants_to_offer_draw(self.engine.game()) {
             self.out.line("offer draw");
-            self.last_own_draw_offer = Some(self.game.ply());
+            let ply = self.engine.game().ply();
+            self.engine.policy.offered_draw(ply);
             offered = true;
         }
 
-        let used_ms = self.think_started.elapsed().as_millis();
-        self.push_move(best);
-        let result = self.game.outcome();
+        let result = self.engine.play_own_move(chosen, self.engine_color);
         // A draw our move makes claimable is claimed by offering it before the move
         // (the GUI judges the offer on the position after the move).
         if matches!(result, Some(Outcome::Repetition | Outcome::FiftyMoves)) && !offered {
             self.out.line("offer draw");
         }
-        self.out.line(&format!("move {best}"));
-        self.charge_clock(used_ms);
+        self.out.line(&format!("move {}", chosen.best));
         if let Some(result) = result {
-            self.out.line(result.result_line());
+            self.out.line(result_line(result));
             return;
         }
-        self.hint = outcome
-            .ponder_move
-            .map(|reply| (self.game.position().key(), reply));
-        if self.ponder
-            && self.nps == 0
-            && let Some(reply) = outcome.ponder_move
+        if self.engine.options.ponder
+            && self.engine.nps == 0
+            && let Some(reply) = chosen.ponder
         {
             self.start_pondering(reply);
         }
     }
+}
 
-    /// Keeps the own clock running between `time` commands (which, when sent, overwrite it).
-    fn charge_clock(&mut self, used_ms: u128) {
-        self.own_time_ms = self
-            .own_time_ms
-            .saturating_sub(i64::try_from(used_ms).unwrap_or(i64::MAX));
-        if let TimeControl::Conventional {
-            moves_per_session,
-            base_ms,
-            increment_ms,
-        } = self.time_control
-        {
-            self.own_time_ms = self.own_time_ms.saturating_add(clamp_ms(increment_ms));
-            let made = self
-                .game
-                .moves_by_since(self.engine_color, self.control_start_ply);
-            if moves_per_session > 0 && made.is_multiple_of(moves_per_session as usize) {
-                self.own_time_ms = self.own_time_ms.saturating_add(clamp_ms(base_ms));
-            }
-        }
-    }
-
-    // -----------------------------------------------------------------------------------
-    // Draw policy
-
-    /// Accept a draw offer when clearly worse, or level in a dead or repeating position.
-    fn accepts_draw(&self, score: Option<i32>) -> bool {
-        let Some(score) = score else {
-            return false;
-        };
-        score <= ACCEPT_DRAW_BELOW || (score.abs() <= LEVEL_SCORE && self.drawish())
-    }
-
-    /// Offer a draw ourselves: only against a computer, late, after many level scores.
-    fn wants_to_offer_draw(&self) -> bool {
-        self.opponent_is_computer
-            && self.game.position().fullmove_number() >= OFFER_DRAW_FROM_MOVE
-            && self.level_score_moves >= OFFER_DRAW_AFTER_LEVEL_MOVES
-            && self
-                .last_own_draw_offer
-                .is_none_or(|ply| self.game.ply() >= ply + DRAW_OFFER_INTERVAL)
-    }
-
-    fn drawish(&self) -> bool {
-        let pos = self.game.position();
-        if pos.is_insufficient_material()
-            || self.game.repetition_count() >= 2
-            || pos.halfmove_clock() >= 80
-        {
-            return true;
-        }
-        let heavy_or_pawns = pos.kind(PieceKind::Pawn) | pos.kind(PieceKind::Queen);
-        let minor_or_rook_count =
-            |color: Color| (pos.color(color) & !pos.kind(PieceKind::King)).count();
-        heavy_or_pawns.is_empty()
-            && minor_or_rook_count(Color::White) <= 1
-            && minor_or_rook_count(Color::Black) <= 1
+/// The line that claims `outcome`, e.g. `1-0 {White mates}`.
+pub fn result_line(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Checkmate {
+            winner: Color::White,
+        } => "1-0 {White mates}",
+        Outcome::Checkmate {
+            winner: Color::Black,
+        } => "0-1 {Black mates}",
+        Outcome::Stalemate => "1/2-1/2 {Stalemate}",
+        Outcome::InsufficientMaterial => "1/2-1/2 {Insufficient material}",
+        Outcome::FiftyMoves => "1/2-1/2 {Draw by fifty move rule}",
+        Outcome::Repetition => "1/2-1/2 {Draw by repetition}",
     }
 }
 
@@ -1140,40 +839,6 @@ fn printable(text: &str) -> String {
         .collect()
 }
 
-fn clamp_ms(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
-
-fn base_ms(control: TimeControl) -> i64 {
-    match control {
-        TimeControl::Conventional { base_ms, .. } => clamp_ms(base_ms),
-        TimeControl::FixedPerMove { ms } => clamp_ms(ms),
-    }
-}
-
-/// `memory N` is capped by half the available memory (a failed allocation would abort).
-fn clamp_hash_mb(requested: u64) -> usize {
-    let available_mb = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or(4096, |kb| kb / 1024);
-    let cap = (available_mb / 2).clamp(1, 1 << 20);
-    usize::try_from(requested.clamp(1, cap)).unwrap_or(1)
-}
-
-/// `cores N` is capped by the processors this machine has.
-pub fn clamp_threads(requested: u64) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    usize::try_from(requested)
-        .unwrap_or(usize::MAX)
-        .clamp(1, cores.max(1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1207,12 +872,8 @@ mod tests {
         let fen = edit_fen(&squares, Color::Black);
         assert!(fen.ends_with(" b Q - 0 1"), "{fen}");
     }
-
-    #[test]
-    fn thread_and_hash_caps() {
-        assert_eq!(clamp_threads(0), 1);
-        assert!(clamp_threads(100_000) >= 1);
-        assert_eq!(clamp_hash_mb(0), 1);
-        assert!(clamp_hash_mb(u64::MAX) >= 1);
-    }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod session_tests;

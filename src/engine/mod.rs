@@ -1,0 +1,505 @@
+//! The engine core both protocol rooms stand on: it owns the game record, the clock, the
+//! settings and the search thread, starts, ponders and stops searches under generation
+//! numbers and drops reports from searches it has abandoned. It knows no protocol text:
+//! `xboard` (and `uci`) turn their commands into these calls and format the replies.
+
+pub mod clock;
+pub mod options;
+pub mod policy;
+
+use std::io::BufRead;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use crate::board::Color;
+use crate::board::{Move, MoveList, Position, is_legal, legal_moves};
+use crate::game::{Game, Outcome};
+use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
+use crate::search::{
+    RootMoveInfo, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
+};
+use clock::Clock;
+use options::{EngineOptions, clamp_hash_mb, clamp_threads};
+use policy::DrawResignPolicy;
+
+/// Everything a protocol session reacts to, in one channel: the reader thread's lines and
+/// the search thread's reports.
+#[derive(Debug)]
+pub enum Event {
+    /// One line from stdin, without its line ending (invalid UTF-8 replaced).
+    Line(String),
+    /// stdin closed: the GUI is gone.
+    Eof,
+    Search(SearchReport),
+}
+
+/// Settings fixed at start-up (command line).
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+}
+
+/// What a running search is for (its Debug form names searches in the log, where the
+/// real-client tests count `(Pondering {`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// The engine's own move, on the clock.
+    Thinking,
+    /// The opponent's time, on the position after the `expected` reply; no clock until
+    /// `ponder_hit`.
+    Pondering { expected: Move },
+    /// Until stopped, never played.
+    Analyzing,
+}
+
+/// A report of the current search (stale ones never get this far).
+#[derive(Clone, Debug)]
+pub enum Report {
+    Iteration(SearchInfo),
+    /// The root move now searched (after the search's first second).
+    RootMove(RootMoveInfo),
+    Finished(SearchOutcome),
+}
+
+/// The own move chosen from a finished search, checked against the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChosenMove {
+    pub best: Move,
+    /// `None` when the search was stopped before it scored any move.
+    pub score: Option<i32>,
+    pub ponder: Option<Move>,
+}
+
+pub struct Engine {
+    worker: SearchWorker,
+    game: Game,
+    pub options: EngineOptions,
+    pub clock: Clock,
+    pub policy: DrawResignPolicy,
+    /// The generation of the search whose reports count; bumped whenever a search is
+    /// abandoned or replaced.
+    generation: u64,
+    /// When the current own search (or its ponder hit) started, for the clock.
+    think_started: Instant,
+    /// Deepest iteration (`sd`), for own and ponder searches.
+    pub depth_limit: Option<u32>,
+    /// Nodes per second standing in for the clock (`nps`); 0 = the wall clock.
+    pub nps: u64,
+    /// Root moves not to search, for the position on the board.
+    excluded: Vec<Move>,
+    /// The expected reply after our last move: (key of the position it applies to, move).
+    hint: Option<(u64, Move)>,
+}
+
+/// Starts the two threads a session listens to, both sending into one channel: the reader
+/// of stdin and the search worker. Returns the core and the channel's receiving end.
+pub fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> {
+    let (events, inbox) = channel::<Event>();
+    let reader_events = events.clone();
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_lines(std::io::stdin().lock(), &reader_events));
+    if let Err(e) = spawned {
+        log::error!("cannot start the input thread: {e}");
+        return None;
+    }
+    let searcher = Searcher::new(config.hash_mb.max(1), config.threads.max(1));
+    let worker = SearchWorker::spawn(searcher, move |report| {
+        let _ = events.send(Event::Search(report));
+    });
+    let options = EngineOptions {
+        move_overhead_ms: config.move_overhead_ms,
+        ..EngineOptions::default()
+    };
+    Some((Engine::new(worker, options), inbox))
+}
+
+/// The input thread: only reads lines (invalid UTF-8 is replaced, not fatal) and forwards
+/// them; the end of input becomes `Event::Eof`.
+pub fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buffer);
+                let line = text.trim_end_matches(['\n', '\r']);
+                log::debug!("<< {line}");
+                if events.send(Event::Line(line.to_string())).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("cannot read stdin: {e}");
+                break;
+            }
+        }
+    }
+    log::debug!("<< (end of input)");
+    let _ = events.send(Event::Eof);
+}
+
+impl Engine {
+    pub fn new(worker: SearchWorker, options: EngineOptions) -> Engine {
+        Engine {
+            worker,
+            game: Game::default(),
+            options,
+            clock: Clock::default(),
+            policy: DrawResignPolicy::default(),
+            generation: 0,
+            think_started: Instant::now(),
+            depth_limit: None,
+            nps: 0,
+            excluded: Vec::new(),
+            hint: None,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The game record
+
+    /// A new game from the start position: searches stopped, table cleared, clocks full,
+    /// per-game limits and what was learnt forgotten.
+    pub fn new_game(&mut self) {
+        self.abort();
+        self.game = Game::default();
+        self.depth_limit = None;
+        self.nps = 0;
+        self.excluded.clear();
+        self.worker.clear();
+        self.clock.restart();
+        self.hint = None;
+        self.policy = DrawResignPolicy::default();
+    }
+
+    /// A new game record from `position` (setboard, edit mode, a side switch).
+    pub fn set_position(&mut self, position: Position) {
+        self.game = Game::new(position);
+        self.excluded.clear();
+        self.hint = None;
+        self.clock.new_record();
+    }
+
+    /// Plays `m`, which must be legal on the board.
+    pub fn push_move(&mut self, m: Move) {
+        self.game.push(m);
+        self.excluded.clear();
+    }
+
+    /// Takes back up to `plies` moves; returns how many there were.
+    pub fn take_back(&mut self, plies: usize) -> usize {
+        let mut undone = 0;
+        for _ in 0..plies {
+            if self.game.pop().is_some() {
+                undone += 1;
+            }
+        }
+        self.excluded.clear();
+        self.hint = None;
+        self.clock.took_back_to(self.game.ply());
+        undone
+    }
+
+    /// The reply the engine expects to the position on the board, if it has one.
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+            .filter(|(key, m)| *key == self.position().key() && is_legal(self.position(), *m))
+            .map(|(_, m)| m)
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Excluded root moves
+
+    /// Excludes (or includes again) one root move of the position on the board.
+    pub fn exclude(&mut self, m: Move, exclude: bool) {
+        self.excluded.retain(|&e| e != m);
+        if exclude {
+            self.excluded.push(m);
+        }
+    }
+
+    /// Excludes every root move, or none.
+    pub fn exclude_all(&mut self, exclude: bool) {
+        self.excluded.clear();
+        if exclude {
+            let mut legal = MoveList::new();
+            legal_moves(self.position(), &mut legal);
+            self.excluded.extend(legal.iter().copied());
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Settings carried out by the search thread
+
+    pub fn set_hash_mb(&mut self, requested: u64) -> usize {
+        let mb = clamp_hash_mb(requested);
+        log::info!("hash: {mb} MB");
+        self.worker.set_hash_mb(mb);
+        mb
+    }
+
+    pub fn set_threads(&mut self, requested: u64) -> usize {
+        let n = clamp_threads(requested);
+        log::info!("threads: {n}");
+        self.worker.set_threads(n);
+        n
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.worker.clear();
+    }
+
+    /// Hands `options.search` to the search thread.
+    pub fn apply_search_features(&mut self) {
+        self.worker.set_features(self.options.search);
+    }
+
+    /// Waits (at most `timeout`) for the search thread to carry out what was sent to it (a
+    /// table clear or resize); returns whether it got there.
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        self.worker.wait_idle(timeout)
+    }
+
+    /// Live numbers of the running search.
+    pub fn status(&self) -> Option<SearchStatus> {
+        self.worker.status()
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Searches
+
+    /// Stops whatever runs and makes its reports stale.
+    pub fn abort(&mut self) {
+        self.worker.stop();
+        self.generation += 1;
+    }
+
+    /// Stops the running search; its result still counts (move now).
+    pub fn stop(&self) {
+        self.worker.stop();
+    }
+
+    /// Thinks about `engine`'s move in the position on the board, on the clock.
+    pub fn think(&mut self, engine: Color) {
+        self.think_started = Instant::now();
+        let budget = self
+            .clock
+            .budget(&self.game, engine, self.options.move_overhead_ms);
+        let (time, nodes) = if self.nps > 0 {
+            let nodes = (u128::from(budget.soft_ms) * u128::from(self.nps) / 1000).max(1);
+            (None, Some(u64::try_from(nodes).unwrap_or(u64::MAX)))
+        } else {
+            (Some(budget), None)
+        };
+        let limits = SearchLimits {
+            depth: self.depth_limit,
+            nodes,
+            time,
+            infinite: false,
+            excluded: self.excluded.clone(),
+            ..SearchLimits::default()
+        };
+        self.launch(
+            SearchKind::Thinking,
+            self.game.position().clone(),
+            self.game.history_keys(),
+            limits,
+        );
+    }
+
+    /// Ponders on the position after `expected`; returns false (and starts nothing) when
+    /// that move is illegal or ends the game.
+    pub fn ponder(&mut self, expected: Move) -> bool {
+        if !is_legal(self.game.position(), expected) {
+            return false;
+        }
+        let mut after = self.game.clone();
+        after.push(expected);
+        // Nothing to ponder if the expected reply ends the game (and a search of a position
+        // without moves would return at once instead of waiting for the ponder hit).
+        if after.outcome().is_some() {
+            return false;
+        }
+        let limits = SearchLimits {
+            depth: self.depth_limit,
+            nodes: None,
+            time: None,
+            infinite: false,
+            ..SearchLimits::default()
+        };
+        self.launch(
+            SearchKind::Pondering { expected },
+            after.position().clone(),
+            after.history_keys(),
+            limits,
+        );
+        true
+    }
+
+    /// The expected move was played: the ponder search goes on as `engine`'s timed search.
+    pub fn ponder_hit(&mut self, engine: Color) {
+        self.think_started = Instant::now();
+        let budget = self
+            .clock
+            .budget(&self.game, engine, self.options.move_overhead_ms);
+        self.worker.ponder_hit(Some(budget));
+    }
+
+    /// Analyzes the position on the board until stopped; nothing runs if it has no moves.
+    pub fn analyze(&mut self) {
+        let mut legal = MoveList::new();
+        legal_moves(self.game.position(), &mut legal);
+        if legal.is_empty() {
+            self.generation += 1;
+            return;
+        }
+        let limits = SearchLimits {
+            depth: None,
+            nodes: None,
+            time: None,
+            infinite: true,
+            excluded: self.excluded.clone(),
+            ..SearchLimits::default()
+        };
+        self.launch(
+            SearchKind::Analyzing,
+            self.game.position().clone(),
+            self.game.history_keys(),
+            limits,
+        );
+    }
+
+    /// Stops the search for a pause; `thinking` charges the time used so far to the clock.
+    pub fn pause(&mut self, thinking: bool) {
+        if thinking {
+            self.clock.spend(self.think_started.elapsed().as_millis());
+        }
+        self.abort();
+    }
+
+    fn launch(
+        &mut self,
+        kind: SearchKind,
+        position: Position,
+        history: Vec<u64>,
+        limits: SearchLimits,
+    ) {
+        self.generation += 1;
+        log::debug!(
+            "search {} ({kind:?}): {} limits {:?}",
+            self.generation,
+            position.to_fen(),
+            limits
+        );
+        self.worker.start(SearchJob {
+            generation: self.generation,
+            position,
+            history,
+            limits,
+            ponder: matches!(kind, SearchKind::Pondering { .. }),
+        });
+    }
+
+    /// The report if it comes from the current search; a stale one is logged and dropped.
+    pub fn accept(&self, report: SearchReport) -> Option<Report> {
+        match report {
+            SearchReport::Iteration { generation, info } => {
+                (generation == self.generation).then_some(Report::Iteration(info))
+            }
+            SearchReport::RootMove { generation, info } => {
+                (generation == self.generation).then_some(Report::RootMove(info))
+            }
+            SearchReport::Finished {
+                generation,
+                outcome,
+            } => {
+                if generation == self.generation {
+                    Some(Report::Finished(outcome))
+                } else {
+                    log::debug!(
+                        "search {generation} finished ({}), stale (current {})",
+                        outcome.best_move,
+                        self.generation
+                    );
+                    None
+                }
+            }
+        }
+    }
+
+    /// The move to play from a finished own search: its best move, or any legal move if
+    /// that is missing or illegal (logged); `None` when the board has no legal move.
+    pub fn choose_move(&self, outcome: &SearchOutcome) -> Option<ChosenMove> {
+        let position = self.game.position();
+        let mut best = outcome.best_move;
+        if best.is_null() || !is_legal(position, best) {
+            let mut legal = MoveList::new();
+            legal_moves(position, &mut legal);
+            if legal.is_empty() {
+                log::error!("search returned no move in {}", position.to_fen());
+                return None;
+            }
+            log::error!(
+                "search returned {best} in {}; playing a legal move instead",
+                position.to_fen()
+            );
+            best = legal.get(0);
+        }
+        Some(ChosenMove {
+            best,
+            score: outcome.real_score(),
+            ponder: outcome.ponder_move,
+        })
+    }
+
+    /// Plays the engine's (`engine`'s) chosen move on the board and charges its time to the
+    /// clock; returns the result it brings, if any.
+    pub fn play_own_move(&mut self, chosen: ChosenMove, engine: Color) -> Option<Outcome> {
+        let used_ms = self.think_started.elapsed().as_millis();
+        self.push_move(chosen.best);
+        self.clock.charge_move(used_ms, &self.game, engine);
+        let result = self.game.outcome();
+        if result.is_none() {
+            self.hint = chosen.ponder.map(|reply| (self.position().key(), reply));
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reader_splits_lines_and_survives_bad_utf8() {
+        let (tx, rx) = channel();
+        let input: &[u8] = b"xboard\r\nping \xff1\nlast";
+        read_lines(input, &tx);
+        let lines: Vec<String> = rx
+            .try_iter()
+            .map(|e| match e {
+                Event::Line(l) => l,
+                Event::Eof => "EOF".to_string(),
+                Event::Search(_) => "search".to_string(),
+            })
+            .collect();
+        assert_eq!(lines, ["xboard", "ping \u{fffd}1", "last", "EOF"]);
+    }
+}

@@ -1,0 +1,126 @@
+//! The engine's settings, whatever protocol sets them: hash size, threads, move overhead,
+//! resignation and one switch per search technique, with the ranges and names both
+//! protocols announce. The protocol rooms only turn their option text into these values.
+
+use crate::search::{IidMode, SearchFeatures};
+
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+pub const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
+/// Centipawns, inclusive.
+pub const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
+
+/// Current values of every setting.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    pub move_overhead_ms: u64,
+    /// Resign when the score stays below `-resign_threshold` (off by default: testers and
+    /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
+    pub resign: bool,
+    pub resign_threshold: i32,
+    /// Think on the opponent's time (XBoard `hard`/`easy`).
+    pub ponder: bool,
+    pub search: SearchFeatures,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            resign: false,
+            resign_threshold: DEFAULT_RESIGN_THRESHOLD,
+            ponder: false,
+            search: SearchFeatures::default(),
+        }
+    }
+}
+
+/// An on/off switch for a search technique: (option name, accessor).
+pub type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
+
+pub const SWITCHES: [Switch; 9] = [
+    ("Null Move", |f| &mut f.null_move),
+    ("Late Move Reductions", |f| &mut f.late_move_reductions),
+    ("Reverse Futility", |f| &mut f.reverse_futility),
+    ("Futility", |f| &mut f.futility),
+    ("Late Move Pruning", |f| &mut f.late_move_pruning),
+    ("Check Extension", |f| &mut f.check_extension),
+    ("Recapture Extension", |f| &mut f.recapture_extension),
+    ("Aspiration Windows", |f| &mut f.aspiration),
+    ("SEE Pruning", |f| &mut f.see_pruning),
+];
+
+/// The internal iterative deepening flavours by option value.
+pub const IID_CHOICES: [(&str, IidMode); 3] = [
+    ("Classic", IidMode::Classic),
+    ("SelfDeepening", IidMode::SelfDeepening),
+    ("Off", IidMode::Off),
+];
+
+/// The largest table the machine can hold: half the available memory (a failed allocation
+/// would abort the process), 2 GB when that is unknown.
+pub fn hash_cap_mb() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let available_mb = available_mb(&meminfo).unwrap_or(4096);
+    (available_mb / 2).clamp(1, 1 << 20)
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in MB.
+fn available_mb(meminfo: &str) -> Option<u64> {
+    meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map(|kb| kb / 1024)
+}
+
+/// A requested table size brought within 1 MB and `hash_cap_mb`.
+pub fn clamp_hash_mb(requested: u64) -> usize {
+    clamp_hash_mb_within(requested, hash_cap_mb())
+}
+
+fn clamp_hash_mb_within(requested: u64, cap_mb: u64) -> usize {
+    usize::try_from(requested.clamp(1, cap_mb.max(1))).unwrap_or(usize::MAX)
+}
+
+/// A requested thread count brought within 1 and the processors this machine has.
+pub fn clamp_threads(requested: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    usize::try_from(requested)
+        .unwrap_or(usize::MAX)
+        .clamp(1, cores.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_requests_are_brought_within_the_machine() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(clamp_threads(0), 1);
+        assert_eq!(clamp_threads(1), 1);
+        assert_eq!(clamp_threads(100_000), cores);
+        assert_eq!(clamp_threads(u64::MAX), cores);
+    }
+
+    #[test]
+    fn hash_requests_are_brought_within_the_cap() {
+        assert_eq!(clamp_hash_mb_within(0, 512), 1);
+        assert_eq!(clamp_hash_mb_within(64, 512), 64);
+        assert_eq!(clamp_hash_mb_within(513, 512), 512);
+        assert_eq!(clamp_hash_mb_within(u64::MAX, 512), 512);
+        assert_eq!(clamp_hash_mb_within(64, 0), 1);
+    }
+
+    #[test]
+    fn available_memory_from_meminfo() {
+        let text = "MemTotal:       16000000 kB\nMemFree:  100 kB\nMemAvailable:    8192000 kB\n";
+        assert_eq!(available_mb(text), Some(8000));
+        assert_eq!(available_mb("MemTotal: 5 kB\n"), None);
+        assert_eq!(available_mb(""), None);
+        let cap = hash_cap_mb();
+        assert!((1..=1 << 20).contains(&cap));
+    }
+}

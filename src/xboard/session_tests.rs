@@ -1,0 +1,566 @@
+//! The XBoard session driven in-process: lines go in, the search thread is a recorder, and
+//! the tests make up the search reports, so each protocol rule is checked without spawning
+//! the binary and without waiting on a clock.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::*;
+use crate::engine::options::EngineOptions;
+use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
+use crate::search::{MATE, ScoreBound, SearchLimits};
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Harness {
+    session: Session,
+    out: Buffer,
+    recorded: Arc<Mutex<Vec<Recorded>>>,
+}
+
+/// What the session asked the search thread to do, in a form a test can compare.
+struct Job {
+    generation: u64,
+    fen: String,
+    limits: SearchLimits,
+    ponder: bool,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let (worker, recorded) = SearchWorker::recording();
+        let out = Buffer::default();
+        let engine = Engine::new(worker, EngineOptions::default());
+        let session = Session::new(engine, Output::to(Box::new(out.clone())), None);
+        Harness {
+            session,
+            out,
+            recorded,
+        }
+    }
+
+    /// Sends each line of `lines` (one command a line).
+    fn send(&mut self, lines: &str) -> Flow {
+        let mut flow = Flow::Continue;
+        for line in lines.lines() {
+            flow = self.session.handle(Event::Line(line.trim().to_string()));
+        }
+        flow
+    }
+
+    /// The lines written since the last call.
+    fn output(&mut self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.out.0.lock().unwrap());
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Waits until the recorder has seen everything sent so far, then returns what it was
+    /// sent since the last call.
+    fn recorded(&mut self) -> Vec<Recorded> {
+        assert!(self.session.engine.wait_idle(Duration::from_secs(10)));
+        std::mem::take(&mut *self.recorded.lock().unwrap())
+    }
+
+    /// The searches started since the last call.
+    fn jobs(&mut self) -> Vec<Job> {
+        self.recorded()
+            .into_iter()
+            .filter_map(|entry| match entry {
+                Recorded::Search(job) => Some(Job::from(*job)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The one search started since the last call.
+    fn job(&mut self) -> Job {
+        let mut jobs = self.jobs();
+        assert_eq!(jobs.len(), 1, "expected one search");
+        jobs.pop().unwrap()
+    }
+
+    /// A finished report from search `generation` on `fen`: `best` (and the `ponder` reply)
+    /// with `score`.
+    fn finish(&mut self, generation: u64, fen: &str, best: &str, ponder: Option<&str>, score: i32) {
+        let position = Position::from_fen(fen).unwrap();
+        let best_move = parse_move(&position, best).unwrap();
+        let ponder_move =
+            ponder.map(|text| parse_move(&position.make_move(best_move), text).unwrap());
+        let outcome = SearchOutcome {
+            best_move,
+            ponder_move,
+            score,
+            depth: 5,
+            nodes: 1000,
+            elapsed: Duration::from_millis(10),
+            pv: Vec::new(),
+        };
+        self.session.handle(Event::Search(SearchReport::Finished {
+            generation,
+            outcome,
+        }));
+    }
+
+    /// Starts the search the engine runs now and answers it with `best`.
+    fn answer(&mut self, best: &str, ponder: Option<&str>, score: i32) -> Vec<String> {
+        let job = self.job();
+        assert!(!job.ponder && !job.limits.infinite);
+        self.finish(job.generation, &job.fen, best, ponder, score);
+        self.output()
+    }
+
+    fn iteration(&mut self, generation: u64, depth: u32, score: i32, pv: &[Move]) {
+        let info = SearchInfo {
+            depth,
+            selective_depth: depth,
+            multipv: 1,
+            score,
+            bound: ScoreBound::Exact,
+            elapsed: Duration::from_millis(1230),
+            nodes: 4567,
+            hashfull: 0,
+            pv: pv.to_vec(),
+        };
+        self.session
+            .handle(Event::Search(SearchReport::Iteration { generation, info }));
+    }
+}
+
+impl From<SearchJob> for Job {
+    fn from(job: SearchJob) -> Job {
+        Job {
+            generation: job.generation,
+            fen: job.position.to_fen(),
+            limits: job.limits,
+            ponder: job.ponder,
+        }
+    }
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+#[test]
+fn a_move_from_the_opponent_starts_a_search_whose_result_is_played() {
+    let mut h = Harness::new();
+    h.send("xboard\nprotover 2");
+    assert_eq!(h.output().last().unwrap(), "feature done=1");
+    h.send("new\nusermove e2e4");
+    let job = h.job();
+    assert_eq!(job.fen, AFTER_E4);
+    assert!(job.limits.time.is_some() && job.limits.nodes.is_none());
+    h.finish(job.generation, &job.fen, "e7e5", None, 10);
+    assert_eq!(h.output(), ["move e7e5"]);
+    // The engine's move is on the board: the opponent's reply starts the next search.
+    h.send("usermove g1f3");
+    assert_eq!(
+        h.job().fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+}
+
+#[test]
+fn reports_of_an_abandoned_search_are_ignored() {
+    for abandon in [
+        "force",
+        "new",
+        "undo",
+        "setboard 8/8/8/8/8/8/k7/7K w - - 0 1",
+        "result 1-0 {x}",
+    ] {
+        let mut h = Harness::new();
+        h.send("new\nusermove e2e4");
+        let job = h.job();
+        h.send(abandon);
+        h.iteration(job.generation, 3, 20, &[]);
+        h.finish(job.generation, &job.fen, "e7e5", None, 10);
+        assert_eq!(h.output(), Vec::<String>::new(), "after {abandon}");
+    }
+    // A report from an older search while a newer one runs is ignored too.
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4");
+    let old = h.job();
+    h.send("force\ngo");
+    let current = h.job();
+    assert!(current.generation > old.generation);
+    h.finish(old.generation, &old.fen, "d7d5", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.finish(current.generation, &current.fen, "e7e5", None, 0);
+    assert_eq!(h.output(), ["move e7e5"]);
+}
+
+#[test]
+fn pong_waits_for_the_move_while_thinking_and_not_while_pondering() {
+    let mut h = Harness::new();
+    h.send("new\nhard\nping 1");
+    assert_eq!(h.output(), ["pong 1"]);
+    h.send("usermove e2e4\nping 2\nping 3");
+    assert_eq!(h.output(), Vec::<String>::new());
+    let job = h.job();
+    h.finish(job.generation, &job.fen, "e7e5", Some("g1f3"), 10);
+    assert_eq!(h.output(), ["move e7e5", "pong 2", "pong 3"]);
+    // Pondering on g1f3 now: a ping is answered at once.
+    let ponder = h.job();
+    assert!(ponder.ponder);
+    h.send("ping 4");
+    assert_eq!(h.output(), ["pong 4"]);
+    // The ponder hit turns the ponder search into the own search: its result is played.
+    h.send("usermove g1f3\nping 5");
+    assert_eq!(h.output(), Vec::<String>::new());
+    assert!(h.jobs().is_empty(), "a ponder hit starts no new search");
+    h.finish(ponder.generation, &ponder.fen, "b8c6", None, 0);
+    assert_eq!(h.output(), ["move b8c6", "pong 5"]);
+}
+
+#[test]
+fn a_ponder_miss_restarts_the_search_on_the_real_move() {
+    let mut h = Harness::new();
+    h.send("new\nhard\nusermove e2e4");
+    h.answer("e7e5", Some("g1f3"), 10);
+    let ponder = h.job();
+    h.send("usermove d2d4");
+    let job = h.job();
+    assert!(!job.ponder);
+    assert_eq!(
+        job.fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"
+    );
+    h.finish(ponder.generation, &ponder.fen, "b8c6", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+}
+
+#[test]
+fn thinking_lines_follow_post_and_show_the_expected_reply_while_pondering() {
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4");
+    let job = h.job();
+    let e7e5 = parse_move(&Position::from_fen(AFTER_E4).unwrap(), "e7e5").unwrap();
+    h.iteration(job.generation, 4, 25, &[e7e5]);
+    assert_eq!(h.output(), Vec::<String>::new(), "nopost is the default");
+    h.send("post");
+    h.iteration(job.generation, 5, MATE - 3, &[e7e5]);
+    assert_eq!(h.output(), ["5 100002 123 4567 e7e5"]);
+    h.send("hard");
+    h.finish(job.generation, &job.fen, "e7e5", Some("g1f3"), 10);
+    assert_eq!(h.output(), ["move e7e5"]);
+    let ponder = h.job();
+    let b8c6 = parse_move(&Position::from_fen(&ponder.fen).unwrap(), "b8c6").unwrap();
+    h.iteration(ponder.generation, 6, -30, &[b8c6]);
+    assert_eq!(h.output(), ["6 -30 123 4567 g1f3 b8c6"]);
+}
+
+#[test]
+fn claims_follow_the_move_that_ends_the_game() {
+    let mut h = Harness::new();
+    // White mates with Qh7-g7... set up: Black king h8, White queen g6 and king f6.
+    h.send("force\nsetboard 7k/8/5KQ1/8/8/8/8/8 w - - 0 1\ngo");
+    let out = h.answer("g6g7", None, MATE - 1);
+    assert_eq!(out, ["move g6g7", "1-0 {White mates}"]);
+    // A game already over is claimed instead of searched.
+    let mut h = Harness::new();
+    h.send("force\nsetboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo");
+    assert_eq!(h.output(), ["1/2-1/2 {Stalemate}"]);
+    assert!(h.jobs().is_empty());
+}
+
+#[test]
+fn a_repetition_our_move_makes_is_offered_before_the_move_and_claimed_after() {
+    let mut h = Harness::new();
+    h.send("new\nforce");
+    h.send("usermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8");
+    h.send("usermove g1f3\nusermove g8f6\nusermove f3g1\ngo");
+    let out = h.answer("f6g8", None, 0);
+    assert_eq!(
+        out,
+        ["offer draw", "move f6g8", "1/2-1/2 {Draw by repetition}"]
+    );
+}
+
+#[test]
+fn draw_offers_are_accepted_only_when_worse_or_dead_level() {
+    // Offered while thinking: decided on the search's score, just before the move.
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4\ndraw");
+    assert_eq!(h.output(), Vec::<String>::new());
+    assert_eq!(h.answer("e7e5", None, -200), ["offer draw", "move e7e5"]);
+    // Offered while waiting: decided on the last score.
+    h.send("draw");
+    assert_eq!(h.output(), ["offer draw"]);
+
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4\ndraw");
+    assert_eq!(h.answer("e7e5", None, 0), ["move e7e5"]);
+    h.send("draw");
+    assert_eq!(
+        h.output(),
+        Vec::<String>::new(),
+        "level but not dead: play on"
+    );
+
+    // Level in a dead position (bare kings and one minor piece each).
+    let mut h = Harness::new();
+    h.send("force\nsetboard 4k3/8/3n4/8/8/3N4/8/4K3 w - - 0 40\ngo\ndraw");
+    assert_eq!(h.answer("d3e5", None, 0), ["offer draw", "move d3e5"]);
+    // In force mode a draw offer gets no answer.
+    h.send("force\ndraw");
+    assert_eq!(h.output(), Vec::<String>::new());
+}
+
+#[test]
+fn resigning_needs_the_option_and_three_low_scores_in_a_row() {
+    let moves = ["e7e5", "b8c6", "g8f6", "f8c5"];
+    let replies = ["e2e4", "g1f3", "f1c4", "d2d3", "c2c3"];
+    let play = |resign: bool, scores: [i32; 4]| {
+        let mut h = Harness::new();
+        h.send("new");
+        if resign {
+            h.send("option Resign=1\noption Resign Threshold=500");
+        }
+        let mut outputs = Vec::new();
+        for (i, score) in scores.into_iter().enumerate() {
+            h.send(&format!("usermove {}", replies[i]));
+            match h.jobs().pop() {
+                Some(job) => {
+                    h.finish(job.generation, &job.fen, moves[i], None, score);
+                    outputs.push(h.output());
+                }
+                None => outputs.push(h.output()),
+            }
+        }
+        outputs
+    };
+    let low = play(true, [-600, -600, -600, -600]);
+    assert_eq!(low[1], ["move b8c6"]);
+    assert_eq!(low[2], ["resign"]);
+    assert!(
+        low[3].iter().all(|line| !line.starts_with("move ")),
+        "after resigning the engine plays no more: {:?}",
+        low[3]
+    );
+    let interrupted = play(true, [-600, -600, 0, -600]);
+    assert!(
+        interrupted
+            .iter()
+            .all(|out| out.len() == 1 && out[0].starts_with("move "))
+    );
+    let off = play(false, [-2000, -2000, -2000, -2000]);
+    assert!(
+        off.iter()
+            .all(|out| out.len() == 1 && out[0].starts_with("move "))
+    );
+}
+
+#[test]
+fn edit_mode_builds_the_position_with_castling_from_home_squares() {
+    let mut h = Harness::new();
+    h.send("new\nforce\nedit\n#\nKe1\nRa1\nRh2\nc\nKe8\nRh8\n.\ngo");
+    let job = h.job();
+    assert_eq!(job.fen, "4k2r/8/8/8/8/8/7R/R3K3 w Qk - 0 1");
+    // Bad squares are refused and change nothing; a real command ends a forgotten edit.
+    h.send("force\nedit\nKz9");
+    assert_eq!(h.output(), ["Error (bad edit command): Kz9"]);
+    h.send("ping 9");
+    assert_eq!(
+        h.output(),
+        ["# edit mode abandoned, position unchanged", "pong 9"]
+    );
+    // Two white kings: refused, the old position stays.
+    h.send("edit\nKa4\n.");
+    assert_eq!(h.output()[0], "tellusererror Illegal position");
+    h.send("go");
+    assert_eq!(h.job().fen, "4k2r/8/8/8/8/8/7R/R3K3 w Qk - 0 1");
+}
+
+#[test]
+fn undo_and_remove_take_back_moves() {
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4");
+    h.answer("e7e5", None, 0);
+    h.send("usermove g1f3");
+    let job = h.job();
+    // `remove`: the engine's and the user's last moves go; the search is abandoned.
+    h.send("remove");
+    h.finish(job.generation, &job.fen, "b8c6", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("force\ngo");
+    assert_eq!(h.job().fen, AFTER_E4);
+    h.send("force\nundo\nundo");
+    assert_eq!(h.output(), ["# no more moves to take back"]);
+    h.send("go");
+    assert_eq!(h.job().fen, START);
+}
+
+#[test]
+fn force_go_and_playother_choose_the_engine_side() {
+    let mut h = Harness::new();
+    h.send("new\nforce\nusermove e2e4\nusermove e7e5");
+    assert!(h.jobs().is_empty(), "in force mode moves are only recorded");
+    // `go`: the engine plays the side to move (White).
+    h.send("go");
+    h.answer("g1f3", None, 0);
+    h.send("usermove b8c6");
+    assert!(!h.job().ponder);
+    // `playother`: the engine plays the side not on move, and waits.
+    let mut h = Harness::new();
+    h.send("new\nforce\nusermove e2e4\nplayother");
+    assert!(h.jobs().is_empty());
+    h.send("usermove e7e5");
+    let job = h.job();
+    assert_eq!(
+        job.fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // Moves while thinking are refused; `go` again is a no-op.
+    h.send("usermove d2d4\ngo");
+    assert_eq!(h.output(), ["Illegal move (not your turn): d2d4"]);
+    assert!(h.jobs().is_empty());
+    h.send("usermove e9e5");
+    assert_eq!(h.output(), ["Illegal move (not your turn): e9e5"]);
+}
+
+#[test]
+fn illegal_moves_are_refused_and_change_nothing() {
+    let mut h = Harness::new();
+    h.send("new\nforce\nusermove e2e5\nusermove e7e5\nusermove hello");
+    assert_eq!(
+        h.output(),
+        [
+            "Illegal move: e2e5",
+            "Illegal move: e7e5",
+            "Illegal move: hello"
+        ]
+    );
+    h.send("go");
+    assert_eq!(h.job().fen, START);
+}
+
+#[test]
+fn analysis_restarts_on_every_change_and_answers_dot() {
+    let mut h = Harness::new();
+    h.send("new\nforce\npost\nanalyze");
+    let first = h.job();
+    assert!(first.limits.infinite && first.limits.excluded.is_empty());
+    h.send("exclude e2e4");
+    let excluded = h.job();
+    assert_eq!(excluded.fen, START);
+    assert_eq!(excluded.limits.excluded.len(), 1);
+    assert_eq!(excluded.limits.excluded[0].to_string(), "e2e4");
+    h.send("include all");
+    assert!(h.job().limits.excluded.is_empty());
+    h.send("exclude all");
+    assert_eq!(h.job().limits.excluded.len(), 20);
+    h.send("exclude e2e5");
+    assert_eq!(h.output(), ["Illegal move: e2e5"]);
+    // A move is played and analysed; its exclusions are gone.
+    h.send("usermove d2d4");
+    let after = h.job();
+    assert!(after.limits.infinite && after.limits.excluded.is_empty());
+    h.send(".");
+    let stat = h.output();
+    assert_eq!(stat.len(), 1);
+    assert!(stat[0].starts_with("stat01: "), "{stat:?}");
+    // The analysis never moves, even when its search ends.
+    h.finish(after.generation, &after.fen, "d7d5", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("undo");
+    assert_eq!(h.job().fen, START);
+    h.send("exit\n.");
+    assert_eq!(h.output(), Vec::<String>::new());
+    assert!(h.jobs().is_empty());
+}
+
+#[test]
+fn hint_is_the_expected_reply_for_the_position_on_the_board() {
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4");
+    h.answer("e7e5", Some("g1f3"), 0);
+    h.send("hint");
+    assert_eq!(h.output(), ["Hint: g1f3"]);
+    h.send("force\nusermove d2d4\nhint");
+    assert_eq!(h.output(), Vec::<String>::new());
+}
+
+#[test]
+fn settings_reach_the_search_thread_and_limits_reach_the_search() {
+    let mut h = Harness::new();
+    h.send("memory 32\ncores 1\noption Null Move=0\noption Clear Hash");
+    let recorded = h.recorded();
+    assert_eq!(recorded.len(), 4);
+    assert!(matches!(recorded[0], Recorded::SetHash(32)));
+    assert!(matches!(recorded[1], Recorded::SetThreads(1)));
+    assert!(matches!(recorded[2], Recorded::SetFeatures(f) if !f.null_move && f.futility));
+    assert!(matches!(recorded[3], Recorded::Clear));
+    h.send("new\nsd 4\nst 2\nusermove e2e4");
+    let job = h.job();
+    assert_eq!(job.limits.depth, Some(4));
+    let budget = job.limits.time.unwrap();
+    assert_eq!(budget.hard_ms, 2000 - 30 - 40);
+    h.send("new\nnps 1000\nusermove e2e4");
+    let job = h.job();
+    assert!(job.limits.time.is_none());
+    assert_eq!(job.limits.depth, None, "new clears sd");
+    assert!(job.limits.nodes.unwrap() >= 1);
+}
+
+#[test]
+fn quit_and_end_of_input_end_the_session_and_release_waiting_pongs() {
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4\nping 3");
+    assert_eq!(h.output(), Vec::<String>::new());
+    assert_eq!(h.send("quit"), Flow::Quit);
+    assert_eq!(h.output(), ["pong 3"]);
+    let mut h = Harness::new();
+    assert_eq!(h.session.handle(Event::Eof), Flow::Quit);
+}
+
+#[test]
+fn options_with_bad_values_are_refused() {
+    let mut h = Harness::new();
+    h.send("option Null Move=maybe\noption Bogus=1");
+    assert_eq!(
+        h.output(),
+        [
+            "Error (invalid option value): Null Move=maybe",
+            "Error (unknown option): Bogus"
+        ]
+    );
+}
+
+#[test]
+fn a_search_without_a_score_decides_neither_draw_nor_resignation() {
+    // -INFINITY is what a search stopped inside its first root move reports.
+    let no_score = -crate::search::score::INFINITY;
+    let mut h = Harness::new();
+    h.send("new\noption Resign=1\noption Resign Threshold=200");
+    h.send("usermove e2e4\ndraw");
+    assert_eq!(h.answer("e7e5", None, no_score), ["move e7e5"]);
+    h.send("draw");
+    assert_eq!(h.output(), Vec::<String>::new());
+    for (reply, own) in [("g1f3", "b8c6"), ("f1c4", "g8f6"), ("d2d3", "f8c5")] {
+        h.send(&format!("usermove {reply}"));
+        assert_eq!(h.answer(own, None, no_score), [format!("move {own}")]);
+    }
+    // A real score after them is still acted on.
+    h.send("draw");
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("usermove c2c3");
+    assert_eq!(h.answer("d7d6", None, -300), ["move d7d6"]);
+    h.send("draw");
+    assert_eq!(h.output(), ["offer draw"]);
+}
