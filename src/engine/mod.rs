@@ -314,6 +314,7 @@ impl Engine {
             time,
             infinite: false,
             excluded: self.excluded.clone(),
+            multipv: self.options.multipv,
             ..SearchLimits::default()
         };
         self.launch(
@@ -342,6 +343,7 @@ impl Engine {
             nodes: None,
             time: None,
             infinite: false,
+            multipv: self.options.multipv,
             ..SearchLimits::default()
         };
         self.launch(
@@ -376,6 +378,7 @@ impl Engine {
             time: None,
             infinite: true,
             excluded: self.excluded.clone(),
+            multipv: self.options.multipv,
             ..SearchLimits::default()
         };
         self.launch(

@@ -6,6 +6,8 @@ use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Most lines a Multi-PV search reports.
+pub const MAX_MULTIPV: usize = 64;
 pub const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
 pub const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
@@ -20,6 +22,8 @@ pub struct EngineOptions {
     pub resign_threshold: i32,
     /// Think on the opponent's time (XBoard `hard`/`easy`).
     pub ponder: bool,
+    /// Lines each search reports (Multi-PV), 1 to `MAX_MULTIPV`.
+    pub multipv: usize,
     pub search: SearchFeatures,
 }
 
@@ -30,6 +34,7 @@ impl Default for EngineOptions {
             resign: false,
             resign_threshold: DEFAULT_RESIGN_THRESHOLD,
             ponder: false,
+            multipv: 1,
             search: SearchFeatures::default(),
         }
     }

@@ -2,7 +2,7 @@
 //! `option NAME=VALUE`: time margin, resignation, and one switch per search technique.
 
 use crate::engine::options::{
-    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, RESIGN_THRESHOLD_RANGE, SWITCHES,
+    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, RESIGN_THRESHOLD_RANGE, SWITCHES,
 };
 
 pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
@@ -60,6 +60,8 @@ pub fn features(options: &EngineOptions) -> Vec<String> {
             options.resign_threshold, RESIGN_THRESHOLD_RANGE.0, RESIGN_THRESHOLD_RANGE.1
         ),
         "Clear Hash -button".to_string(),
+        // XBoard shows its "fewer / more" control in the analysis window for this name.
+        format!("MultiPV -spin {} 1 {MAX_MULTIPV}", options.multipv),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
@@ -108,6 +110,10 @@ pub fn set(
             Ok(OptionEffect::Nothing)
         }
         "Clear Hash" => Ok(OptionEffect::ClearHash),
+        "MultiPV" => {
+            options.multipv = parse_spin(value, 1, MAX_MULTIPV as i64).ok_or_else(bad)? as usize;
+            Ok(OptionEffect::Nothing)
+        }
         "IID" => {
             let (_, mode) = IID_CHOICES
                 .iter()
@@ -138,7 +144,8 @@ mod tests {
         assert!(features.contains(&"Move Overhead -spin 30 0 5000".to_string()));
         assert!(features.contains(&"IID -combo *Classic /// SelfDeepening /// Off".to_string()));
         assert!(features.contains(&"Null Move -check 1".to_string()));
-        assert_eq!(features.len(), 4 + SWITCHES.len() + 1);
+        assert!(features.contains(&"MultiPV -spin 1 1 64".to_string()));
+        assert_eq!(features.len(), 5 + SWITCHES.len() + 1);
     }
 
     #[test]
@@ -164,6 +171,8 @@ mod tests {
         );
         set(&mut options, "Resign", Some("1")).unwrap();
         assert!(options.resign);
+        set(&mut options, "MultiPV", Some("3")).unwrap();
+        assert_eq!(options.multipv, 3);
     }
 
     #[test]
