@@ -7,8 +7,9 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
 
-Without a subcommand Ironwood speaks the XBoard/WinBoard protocol (CECP v2) on stdin and
-stdout; start it from a GUI, e.g. `xboard -fcp ironwood`.
+Without a subcommand Ironwood plays on stdin and stdout: UCI when the first command is
+`uci`, otherwise the XBoard/WinBoard protocol (CECP v2); start it from a GUI, e.g.
+`xboard -fcp ironwood`, or as a UCI engine.
 
 Subcommands:
   perft DEPTH [FEN]                 perft divide of FEN (default: the start position)
@@ -23,6 +24,7 @@ Options:
   --threads N          search threads (default 1)
   --move-overhead MS   time kept back per move for GUI/pipe lag (default 30)
   --log-dir DIR        folder for log files (default: $IRONWOOD_LOG_DIR, else ./logs)
+  --protocol P         speak P (uci or xboard) whatever the first command is
   -h, --help           this text
   -V, --version        the version
 ";
@@ -39,6 +41,15 @@ pub struct GlobalOptions {
     pub threads: Option<usize>,
     pub move_overhead_ms: Option<u64>,
     pub log_dir: Option<PathBuf>,
+    /// `--protocol`: `None` lets the first command decide.
+    pub protocol: Option<Protocol>,
+}
+
+/// The protocol spoken on stdin/stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Xboard,
+    Uci,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,6 +168,17 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                     return Err(CliError("--log-dir needs a folder".to_string()));
                 }
                 options.log_dir = Some(PathBuf::from(dir));
+            }
+            "--protocol" => {
+                options.protocol = Some(match value(name, inline, args, &mut i)? {
+                    "uci" => Protocol::Uci,
+                    "xboard" => Protocol::Xboard,
+                    other => {
+                        return Err(CliError(format!(
+                            "--protocol must be uci or xboard, not `{other}`"
+                        )));
+                    }
+                });
             }
             _ => rest.push(arg.to_string()),
         }
@@ -291,6 +313,15 @@ mod tests {
         assert_eq!(c.options.move_overhead_ms, Some(50));
         assert_eq!(c.options.log_dir, Some(PathBuf::from("/tmp/x")));
         assert_eq!(cli("--hash=32").unwrap().options.hash_mb, Some(32));
+        assert_eq!(c.options.protocol, None);
+        assert_eq!(
+            cli("--protocol uci").unwrap().options.protocol,
+            Some(Protocol::Uci)
+        );
+        assert_eq!(
+            cli("--protocol=xboard").unwrap().options.protocol,
+            Some(Protocol::Xboard)
+        );
     }
 
     #[test]
@@ -370,6 +401,8 @@ mod tests {
             "epd f g",
             "frobnicate",
             "--log-dir=",
+            "--protocol",
+            "--protocol cecp",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

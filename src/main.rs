@@ -1,7 +1,7 @@
-//! Entry point: parse the command line, then XBoard mode or a subcommand.
+//! Entry point: parse the command line, then a protocol session (XBoard or UCI) or a subcommand.
 
 use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
-use ironwood::xboard::SessionConfig;
+use ironwood::protocol::{self, StartConfig};
 use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
 use ironwood::{bench, epd, logging, perft_command, sys};
 
@@ -29,17 +29,18 @@ fn main() {
             sys::ignore_sigint();
             if sys::stdin_is_terminal() {
                 eprintln!(
-                    "Ironwood {}: a chess engine speaking the XBoard protocol; waiting for XBoard commands on stdin.",
+                    "Ironwood {}: a chess engine speaking the XBoard protocol and UCI; waiting for XBoard commands (or `uci`) on stdin.",
                     env!("CARGO_PKG_VERSION")
                 );
                 eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
             }
             let log = logging::init(options.log_dir.as_deref());
-            ironwood::xboard::run(SessionConfig {
+            protocol::run(StartConfig {
                 hash_mb,
                 threads,
                 move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
                 startup_warning: log.warning,
+                protocol: options.protocol,
             });
             0
         }

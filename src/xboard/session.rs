@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
-use super::output::Output;
 use crate::board::{Color, Move, Piece, PieceKind, Position, Square, parse_move};
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
+use crate::output::Output;
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
