@@ -56,10 +56,6 @@ impl Game {
         &self.positions[self.positions.len() - 1]
     }
 
-    pub fn start(&self) -> &Position {
-        &self.positions[0]
-    }
-
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }

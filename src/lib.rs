@@ -5,7 +5,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
-pub mod engine;
+pub(crate) mod engine;
 pub mod epd;
 pub mod eval;
 pub mod game;

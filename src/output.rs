@@ -5,18 +5,18 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-pub struct Output {
+pub(crate) struct Output {
     sink: Mutex<Box<dyn Write + Send>>,
 }
 
 impl Output {
     /// Protocol output on the process's stdout.
-    pub fn stdout() -> Output {
+    pub(crate) fn stdout() -> Output {
         Output::to(Box::new(std::io::stdout()))
     }
 
     /// Output into any writer (tests).
-    pub fn to(sink: Box<dyn Write + Send>) -> Output {
+    pub(crate) fn to(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Mutex::new(sink),
         }
@@ -25,7 +25,7 @@ impl Output {
     /// Writes `text` as exactly one line: embedded line breaks would reach the GUI as a
     /// second, bogus line, so they become spaces. Write errors (the GUI is gone) are logged
     /// and otherwise ignored; stdin's end will stop the engine.
-    pub fn line(&self, text: &str) {
+    pub(crate) fn line(&self, text: &str) {
         let clean: String = text
             .chars()
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
@@ -45,7 +45,7 @@ impl Output {
     }
 
     /// A debug line for the GUI's log (`feature debug=1` makes XBoard skip it).
-    pub fn debug(&self, text: &str) {
+    pub(crate) fn debug(&self, text: &str) {
         self.line(&format!("# {text}"));
     }
 }

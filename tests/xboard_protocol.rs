@@ -403,3 +403,62 @@ fn quit_and_end_of_input_stop_the_engine_even_mid_search() {
     let rest = engine.drain(Duration::from_millis(100));
     assert!(!rest.iter().any(|l| is_result(l)), "{rest:?}");
 }
+
+#[test]
+fn option_values_out_of_range_are_refused_and_change_nothing() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    for (line, reply) in [
+        (
+            "option Move Overhead=9999",
+            "Error (invalid option value, 0 to 5000): Move Overhead=9999",
+        ),
+        (
+            "option Move Overhead=-5",
+            "Error (invalid option value, 0 to 5000): Move Overhead=-5",
+        ),
+        (
+            "option Resign Threshold=10",
+            "Error (invalid option value, 200 to 3000): Resign Threshold=10",
+        ),
+        (
+            "option Null Move=2",
+            "Error (invalid option value, 0 or 1): Null Move=2",
+        ),
+        (
+            "option IID=Never",
+            "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=Never",
+        ),
+    ] {
+        engine.send(line);
+        assert_eq!(engine.sync(), [reply], "{line}");
+    }
+    // The option features announce the current values: still the defaults.
+    let features = |engine: &mut Engine| -> Vec<String> {
+        engine.send("protover 2");
+        engine
+            .until("done=1", SHORT, |l| l == "feature done=1")
+            .into_iter()
+            .filter(|l| l.starts_with("feature option="))
+            .collect()
+    };
+    let options = features(&mut engine);
+    for expected in [
+        "feature option=\"Move Overhead -spin 30 0 5000\"",
+        "feature option=\"Resign Threshold -spin 800 200 3000\"",
+        "feature option=\"Null Move -check 1\"",
+        "feature option=\"IID -combo *Classic /// SelfDeepening /// Off\"",
+    ] {
+        assert!(
+            options.iter().any(|l| l == expected),
+            "{expected} in {options:?}"
+        );
+    }
+    // Values in range are taken.
+    engine.send("option Move Overhead=5000");
+    engine.send("option Null Move=0");
+    assert!(engine.sync().is_empty());
+    let options = features(&mut engine);
+    assert!(options.contains(&"feature option=\"Move Overhead -spin 5000 0 5000\"".to_string()));
+    assert!(options.contains(&"feature option=\"Null Move -check 0\"".to_string()));
+}

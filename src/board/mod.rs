@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod builder;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -12,6 +13,7 @@ pub mod position;
 pub mod square;
 
 pub use bitboard::Bitboard;
+pub use builder::{PositionBuilder, PositionError};
 pub use fen::{FenError, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};

@@ -30,7 +30,7 @@ pub fn count_legal_moves(pos: &Position) -> usize {
 }
 
 /// Is `m` (say from the transposition table or a killer slot) legal here? Cheap enough for
-/// rare calls: it regenerates the moves of the piece's kind.
+/// rare calls only: it generates every legal move of the position and looks `m` up.
 pub fn is_legal(pos: &Position, m: Move) -> bool {
     if m.is_null() {
         return false;

@@ -206,11 +206,6 @@ impl MoveList {
         &self.moves[..self.len]
     }
 
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

@@ -141,7 +141,7 @@ impl Position {
         self.fullmove_number = fullmove;
     }
 
-    /// Recomputes the derived fields (key, checkers) after a setup; returns self for chaining.
+    /// Recomputes the derived fields (key, checkers) after a setup.
     pub(crate) fn finish_setup(&mut self) {
         self.key = self.compute_key();
         self.checkers = self.attackers_to(self.king_square(self.side), self.occupied())
@@ -284,17 +284,6 @@ impl Position {
         }
         if self.side == Color::Black {
             key ^= ZOBRIST_SIDE;
-        }
-        key
-    }
-
-    /// Pawn-only key, for a pawn-structure cache.
-    pub fn pawn_key(&self) -> u64 {
-        let mut key = 0;
-        for color in Color::BOTH {
-            for sq in self.pieces(color, PieceKind::Pawn) {
-                key ^= piece_key(Piece::new(color, PieceKind::Pawn), sq);
-            }
         }
         key
     }

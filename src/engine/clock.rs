@@ -7,7 +7,7 @@ use crate::game::Game;
 use crate::search::{TimeBudget, TimeControl};
 
 #[derive(Clone, Debug)]
-pub struct Clock {
+pub(crate) struct Clock {
     control: TimeControl,
     /// Game ply at which the time control was set (own moves are counted from there).
     control_start_ply: usize,
@@ -29,27 +29,23 @@ impl Default for Clock {
 }
 
 impl Clock {
-    pub fn control(&self) -> TimeControl {
-        self.control
-    }
-
-    pub fn own_ms(&self) -> i64 {
+    pub(crate) fn own_ms(&self) -> i64 {
         self.own_ms
     }
 
-    pub fn opponent_ms(&self) -> i64 {
+    pub(crate) fn opponent_ms(&self) -> i64 {
         self.opponent_ms
     }
 
     /// A new game under the same control: both clocks full.
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         self.control_start_ply = 0;
         self.own_ms = base_ms(self.control);
         self.opponent_ms = self.own_ms;
     }
 
     /// A new time control from ply `ply` on; a conventional one fills both clocks.
-    pub fn set_control(&mut self, control: TimeControl, ply: usize) {
+    pub(crate) fn set_control(&mut self, control: TimeControl, ply: usize) {
         self.control = control;
         self.control_start_ply = ply;
         if let TimeControl::Conventional { base_ms, .. } = control {
@@ -59,26 +55,26 @@ impl Clock {
     }
 
     /// The own remaining time as the GUI sees it (negative after a flag fall).
-    pub fn set_own_ms(&mut self, ms: i64) {
+    pub(crate) fn set_own_ms(&mut self, ms: i64) {
         self.own_ms = ms;
     }
 
-    pub fn set_opponent_ms(&mut self, ms: i64) {
+    pub(crate) fn set_opponent_ms(&mut self, ms: i64) {
         self.opponent_ms = ms;
     }
 
     /// A game record from a new position: own moves are counted from its start.
-    pub fn new_record(&mut self) {
+    pub(crate) fn new_record(&mut self) {
         self.control_start_ply = 0;
     }
 
     /// Moves were taken back to ply `ply`.
-    pub fn took_back_to(&mut self, ply: usize) {
+    pub(crate) fn took_back_to(&mut self, ply: usize) {
         self.control_start_ply = self.control_start_ply.min(ply);
     }
 
     /// The budget for `engine`'s next move in `game`, net of `overhead_ms`.
-    pub fn budget(&self, game: &Game, engine: Color, overhead_ms: u64) -> TimeBudget {
+    pub(crate) fn budget(&self, game: &Game, engine: Color, overhead_ms: u64) -> TimeBudget {
         let made = game.moves_by_since(engine, self.control_start_ply);
         // `st` is a hard maximum per move: keep 2% more back for the stop's own latency
         // (a 1 s move measured 975 ms at the GUI in matches without it).
@@ -94,7 +90,7 @@ impl Clock {
     }
 
     /// Time spent thinking that no move paid for yet (a `pause`).
-    pub fn spend(&mut self, used_ms: u128) {
+    pub(crate) fn spend(&mut self, used_ms: u128) {
         self.own_ms = self
             .own_ms
             .saturating_sub(i64::try_from(used_ms).unwrap_or(i64::MAX));
@@ -102,7 +98,7 @@ impl Clock {
 
     /// The engine (`engine`) has just made a move in `game` after `used_ms`: take the time
     /// off, add the increment, and a new session's time after the last move of a session.
-    pub fn charge_move(&mut self, used_ms: u128, game: &Game, engine: Color) {
+    pub(crate) fn charge_move(&mut self, used_ms: u128, game: &Game, engine: Color) {
         self.spend(used_ms);
         if let TimeControl::Conventional {
             moves_per_session,

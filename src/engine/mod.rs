@@ -3,9 +3,9 @@
 //! numbers and drops reports from searches it has abandoned. It knows no protocol text:
 //! `xboard` (and `uci`) turn their commands into these calls and format the replies.
 
-pub mod clock;
-pub mod options;
-pub mod policy;
+pub(crate) mod clock;
+pub(crate) mod options;
+pub(crate) mod policy;
 
 use std::io::BufRead;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -25,7 +25,7 @@ use policy::DrawResignPolicy;
 /// Everything a protocol session reacts to, in one channel: the reader thread's lines and
 /// the search thread's reports.
 #[derive(Debug)]
-pub enum Event {
+pub(crate) enum Event {
     /// One line from stdin, without its line ending (invalid UTF-8 replaced).
     Line(String),
     /// stdin closed: the GUI is gone.
@@ -35,16 +35,16 @@ pub enum Event {
 
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]
-pub struct EngineConfig {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead_ms: u64,
+pub(crate) struct EngineConfig {
+    pub(crate) hash_mb: usize,
+    pub(crate) threads: usize,
+    pub(crate) move_overhead_ms: u64,
 }
 
 /// What a running search is for (its Debug form names searches in the log, where the
 /// real-client tests count `(Pondering {`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchKind {
+pub(crate) enum SearchKind {
     /// The engine's own move, on the clock.
     Thinking,
     /// The opponent's time, on the position after the `expected` reply; no clock until
@@ -56,7 +56,7 @@ pub enum SearchKind {
 
 /// A report of the current search (stale ones never get this far).
 #[derive(Clone, Debug)]
-pub enum Report {
+pub(crate) enum Report {
     Iteration(SearchInfo),
     /// The root move now searched (after the search's first second).
     RootMove(RootMoveInfo),
@@ -86,28 +86,28 @@ pub struct GoRequest {
 
 /// The own move chosen from a finished search, checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChosenMove {
-    pub best: Move,
+pub(crate) struct ChosenMove {
+    pub(crate) best: Move,
     /// `None` when the search was stopped before it scored any move.
-    pub score: Option<i32>,
-    pub ponder: Option<Move>,
+    pub(crate) score: Option<i32>,
+    pub(crate) ponder: Option<Move>,
 }
 
-pub struct Engine {
+pub(crate) struct Engine {
     worker: SearchWorker,
     game: Game,
-    pub options: EngineOptions,
-    pub clock: Clock,
-    pub policy: DrawResignPolicy,
+    pub(crate) options: EngineOptions,
+    pub(crate) clock: Clock,
+    pub(crate) policy: DrawResignPolicy,
     /// The generation of the search whose reports count; bumped whenever a search is
     /// abandoned or replaced.
     generation: u64,
     /// When the current own search (or its ponder hit) started, for the clock.
     think_started: Instant,
     /// Deepest iteration (`sd`), for own and ponder searches.
-    pub depth_limit: Option<u32>,
+    pub(crate) depth_limit: Option<u32>,
     /// Nodes per second standing in for the clock (`nps`); 0 = the wall clock.
-    pub nps: u64,
+    pub(crate) nps: u64,
     /// Root moves not to search, for the position on the board.
     excluded: Vec<Move>,
     /// The expected reply after our last move: (key of the position it applies to, move).
@@ -116,7 +116,7 @@ pub struct Engine {
 
 /// Starts the two threads a session listens to, both sending into one channel: the reader
 /// of stdin and the search worker. Returns the core and the channel's receiving end.
-pub fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> {
+pub(crate) fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> {
     let (events, inbox) = channel::<Event>();
     let reader_events = events.clone();
     let spawned = std::thread::Builder::new()
@@ -139,7 +139,7 @@ pub fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> {
 
 /// The input thread: only reads lines (invalid UTF-8 is replaced, not fatal) and forwards
 /// them; the end of input becomes `Event::Eof`.
-pub fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
+pub(crate) fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
@@ -165,7 +165,7 @@ pub fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
 }
 
 impl Engine {
-    pub fn new(worker: SearchWorker, options: EngineOptions) -> Engine {
+    pub(crate) fn new(worker: SearchWorker, options: EngineOptions) -> Engine {
         Engine {
             worker,
             game: Game::default(),
@@ -181,16 +181,12 @@ impl Engine {
         }
     }
 
-    pub fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         &self.game
     }
 
-    pub fn position(&self) -> &Position {
+    pub(crate) fn position(&self) -> &Position {
         self.game.position()
-    }
-
-    pub fn generation(&self) -> u64 {
-        self.generation
     }
 
     // -----------------------------------------------------------------------------------
@@ -198,7 +194,7 @@ impl Engine {
 
     /// A new game from the start position: searches stopped, table cleared, clocks full,
     /// per-game limits and what was learnt forgotten.
-    pub fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.abort();
         self.game = Game::default();
         self.depth_limit = None;
@@ -211,7 +207,7 @@ impl Engine {
     }
 
     /// A new game record from `position` (setboard, edit mode, a side switch).
-    pub fn set_position(&mut self, position: Position) {
+    pub(crate) fn set_position(&mut self, position: Position) {
         self.game = Game::new(position);
         self.excluded.clear();
         self.hint = None;
@@ -219,13 +215,13 @@ impl Engine {
     }
 
     /// Plays `m`, which must be legal on the board.
-    pub fn push_move(&mut self, m: Move) {
+    pub(crate) fn push_move(&mut self, m: Move) {
         self.game.push(m);
         self.excluded.clear();
     }
 
     /// Takes back up to `plies` moves; returns how many there were.
-    pub fn take_back(&mut self, plies: usize) -> usize {
+    pub(crate) fn take_back(&mut self, plies: usize) -> usize {
         let mut undone = 0;
         for _ in 0..plies {
             if self.game.pop().is_some() {
@@ -239,7 +235,7 @@ impl Engine {
     }
 
     /// The reply the engine expects to the position on the board, if it has one.
-    pub fn hint(&self) -> Option<Move> {
+    pub(crate) fn hint(&self) -> Option<Move> {
         self.hint
             .filter(|(key, m)| *key == self.position().key() && is_legal(self.position(), *m))
             .map(|(_, m)| m)
@@ -249,7 +245,7 @@ impl Engine {
     // Excluded root moves
 
     /// Excludes (or includes again) one root move of the position on the board.
-    pub fn exclude(&mut self, m: Move, exclude: bool) {
+    pub(crate) fn exclude(&mut self, m: Move, exclude: bool) {
         self.excluded.retain(|&e| e != m);
         if exclude {
             self.excluded.push(m);
@@ -257,7 +253,7 @@ impl Engine {
     }
 
     /// Excludes every root move, or none.
-    pub fn exclude_all(&mut self, exclude: bool) {
+    pub(crate) fn exclude_all(&mut self, exclude: bool) {
         self.excluded.clear();
         if exclude {
             let mut legal = MoveList::new();
@@ -269,37 +265,37 @@ impl Engine {
     // -----------------------------------------------------------------------------------
     // Settings carried out by the search thread
 
-    pub fn set_hash_mb(&mut self, requested: u64) -> usize {
+    pub(crate) fn set_hash_mb(&mut self, requested: u64) -> usize {
         let mb = clamp_hash_mb(requested);
         log::info!("hash: {mb} MB");
         self.worker.set_hash_mb(mb);
         mb
     }
 
-    pub fn set_threads(&mut self, requested: u64) -> usize {
+    pub(crate) fn set_threads(&mut self, requested: u64) -> usize {
         let n = clamp_threads(requested);
         log::info!("threads: {n}");
         self.worker.set_threads(n);
         n
     }
 
-    pub fn clear_hash(&mut self) {
+    pub(crate) fn clear_hash(&mut self) {
         self.worker.clear();
     }
 
     /// Hands `options.search` to the search thread.
-    pub fn apply_search_features(&mut self) {
+    pub(crate) fn apply_search_features(&mut self) {
         self.worker.set_features(self.options.search);
     }
 
     /// Waits (at most `timeout`) for the search thread to carry out what was sent to it (a
     /// table clear or resize); returns whether it got there.
-    pub fn wait_idle(&self, timeout: Duration) -> bool {
+    pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
         self.worker.wait_idle(timeout)
     }
 
     /// Live numbers of the running search.
-    pub fn status(&self) -> Option<SearchStatus> {
+    pub(crate) fn status(&self) -> Option<SearchStatus> {
         self.worker.status()
     }
 
@@ -307,22 +303,27 @@ impl Engine {
     // Searches
 
     /// Stops whatever runs and makes its reports stale.
-    pub fn abort(&mut self) {
+    pub(crate) fn abort(&mut self) {
         self.worker.stop();
         self.generation += 1;
     }
 
     /// Stops the running search; its result still counts (move now).
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.worker.stop();
     }
 
     /// Thinks about `engine`'s move in the position on the board, on the clock.
-    pub fn think(&mut self, engine: Color) {
+    pub(crate) fn think(&mut self, engine: Color) {
         self.think_started = Instant::now();
         let budget = self
             .clock
             .budget(&self.game, engine, self.options.move_overhead_ms);
+        log::debug!(
+            "clocks: own {} ms, opponent {} ms; budget {budget:?}",
+            self.clock.own_ms(),
+            self.clock.opponent_ms()
+        );
         let (time, nodes) = if self.nps > 0 {
             let nodes = (u128::from(budget.soft_ms) * u128::from(self.nps) / 1000).max(1);
             (None, Some(u64::try_from(nodes).unwrap_or(u64::MAX)))
@@ -348,7 +349,7 @@ impl Engine {
 
     /// Ponders on the position after `expected`; returns false (and starts nothing) when
     /// that move is illegal or ends the game.
-    pub fn ponder(&mut self, expected: Move) -> bool {
+    pub(crate) fn ponder(&mut self, expected: Move) -> bool {
         if !is_legal(self.game.position(), expected) {
             return false;
         }
@@ -377,7 +378,7 @@ impl Engine {
     }
 
     /// The expected move was played: the ponder search goes on as `engine`'s timed search.
-    pub fn ponder_hit(&mut self, engine: Color) {
+    pub(crate) fn ponder_hit(&mut self, engine: Color) {
         self.think_started = Instant::now();
         let budget = self
             .clock
@@ -386,7 +387,7 @@ impl Engine {
     }
 
     /// Analyzes the position on the board until stopped; nothing runs if it has no moves.
-    pub fn analyze(&mut self) {
+    pub(crate) fn analyze(&mut self) {
         let mut legal = MoveList::new();
         legal_moves(self.game.position(), &mut legal);
         if legal.is_empty() {
@@ -457,7 +458,7 @@ impl Engine {
     }
 
     /// Stops the search for a pause; `thinking` charges the time used so far to the clock.
-    pub fn pause(&mut self, thinking: bool) {
+    pub(crate) fn pause(&mut self, thinking: bool) {
         if thinking {
             self.clock.spend(self.think_started.elapsed().as_millis());
         }
@@ -488,7 +489,7 @@ impl Engine {
     }
 
     /// The report if it comes from the current search; a stale one is logged and dropped.
-    pub fn accept(&self, report: SearchReport) -> Option<Report> {
+    pub(crate) fn accept(&self, report: SearchReport) -> Option<Report> {
         match report {
             SearchReport::Iteration { generation, info } => {
                 (generation == self.generation).then_some(Report::Iteration(info))
@@ -516,7 +517,7 @@ impl Engine {
 
     /// The move to play from a finished own search: its best move, or any legal move if
     /// that is missing or illegal (logged); `None` when the board has no legal move.
-    pub fn choose_move(&self, outcome: &SearchOutcome) -> Option<ChosenMove> {
+    pub(crate) fn choose_move(&self, outcome: &SearchOutcome) -> Option<ChosenMove> {
         let position = self.game.position();
         let mut best = outcome.best_move;
         if best.is_null() || !is_legal(position, best) {
@@ -541,7 +542,7 @@ impl Engine {
 
     /// Plays the engine's (`engine`'s) chosen move on the board and charges its time to the
     /// clock; returns the result it brings, if any.
-    pub fn play_own_move(&mut self, chosen: ChosenMove, engine: Color) -> Option<Outcome> {
+    pub(crate) fn play_own_move(&mut self, chosen: ChosenMove, engine: Color) -> Option<Outcome> {
         let used_ms = self.think_started.elapsed().as_millis();
         self.push_move(chosen.best);
         self.clock.charge_move(used_ms, &self.game, engine);

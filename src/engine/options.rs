@@ -5,26 +5,26 @@
 use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// Most lines a Multi-PV search reports.
-pub const MAX_MULTIPV: usize = 64;
-pub const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
+pub(crate) const MAX_MULTIPV: usize = 64;
+pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
-pub const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
+pub(crate) const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
 
 /// Current values of every setting.
 #[derive(Clone, Debug)]
-pub struct EngineOptions {
-    pub move_overhead_ms: u64,
+pub(crate) struct EngineOptions {
+    pub(crate) move_overhead_ms: u64,
     /// Resign when the score stays below `-resign_threshold` (off by default: testers and
     /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
-    pub resign: bool,
-    pub resign_threshold: i32,
+    pub(crate) resign: bool,
+    pub(crate) resign_threshold: i32,
     /// Think on the opponent's time (XBoard `hard`/`easy`).
-    pub ponder: bool,
+    pub(crate) ponder: bool,
     /// Lines each search reports (Multi-PV), 1 to `MAX_MULTIPV`.
-    pub multipv: usize,
-    pub search: SearchFeatures,
+    pub(crate) multipv: usize,
+    pub(crate) search: SearchFeatures,
 }
 
 impl Default for EngineOptions {
@@ -41,9 +41,9 @@ impl Default for EngineOptions {
 }
 
 /// An on/off switch for a search technique: (option name, accessor).
-pub type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
+pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
 
-pub const SWITCHES: [Switch; 9] = [
+pub(crate) const SWITCHES: [Switch; 9] = [
     ("Null Move", |f| &mut f.null_move),
     ("Late Move Reductions", |f| &mut f.late_move_reductions),
     ("Reverse Futility", |f| &mut f.reverse_futility),
@@ -56,7 +56,7 @@ pub const SWITCHES: [Switch; 9] = [
 ];
 
 /// The internal iterative deepening flavours by option value.
-pub const IID_CHOICES: [(&str, IidMode); 3] = [
+pub(crate) const IID_CHOICES: [(&str, IidMode); 3] = [
     ("Classic", IidMode::Classic),
     ("SelfDeepening", IidMode::SelfDeepening),
     ("Off", IidMode::Off),
@@ -64,7 +64,7 @@ pub const IID_CHOICES: [(&str, IidMode); 3] = [
 
 /// The largest table the machine can hold: half the available memory (a failed allocation
 /// would abort the process), 2 GB when that is unknown.
-pub fn hash_cap_mb() -> u64 {
+pub(crate) fn hash_cap_mb() -> u64 {
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
     let available_mb = available_mb(&meminfo).unwrap_or(4096);
     (available_mb / 2).clamp(1, 1 << 20)
@@ -81,7 +81,7 @@ fn available_mb(meminfo: &str) -> Option<u64> {
 }
 
 /// A requested table size brought within 1 MB and `hash_cap_mb`.
-pub fn clamp_hash_mb(requested: u64) -> usize {
+pub(crate) fn clamp_hash_mb(requested: u64) -> usize {
     clamp_hash_mb_within(requested, hash_cap_mb())
 }
 
@@ -90,7 +90,7 @@ fn clamp_hash_mb_within(requested: u64, cap_mb: u64) -> usize {
 }
 
 /// A requested thread count brought within 1 and the processors this machine has.
-pub fn clamp_threads(requested: u64) -> usize {
+pub(crate) fn clamp_threads(requested: u64) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     usize::try_from(requested)
         .unwrap_or(usize::MAX)

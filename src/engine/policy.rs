@@ -19,25 +19,25 @@ const RESIGN_AFTER_MOVES: u32 = 3;
 
 /// What the engine has learnt about the game from its own searches.
 #[derive(Clone, Debug, Default)]
-pub struct DrawResignPolicy {
+pub(crate) struct DrawResignPolicy {
     /// The score of the last own search that scored a move.
     last_score: Option<i32>,
     low_score_moves: u32,
     level_score_moves: u32,
     last_own_draw_offer: Option<usize>,
     /// Own draw offers are made only to computers.
-    pub opponent_is_computer: bool,
+    pub(crate) opponent_is_computer: bool,
 }
 
 impl DrawResignPolicy {
-    pub fn last_score(&self) -> Option<i32> {
+    pub(crate) fn last_score(&self) -> Option<i32> {
         self.last_score
     }
 
     /// An own search ended with `score` (`None`: stopped before it scored a move, which
     /// changes nothing). Returns whether to resign: `resign` is on and the score has been
     /// below `-resign_threshold` for the last few own moves.
-    pub fn record_search(
+    pub(crate) fn record_search(
         &mut self,
         score: Option<i32>,
         resign: bool,
@@ -61,7 +61,7 @@ impl DrawResignPolicy {
     }
 
     /// Accept a draw offer when clearly worse, or level in a dead or repeating position.
-    pub fn accepts_draw(&self, score: Option<i32>, game: &Game) -> bool {
+    pub(crate) fn accepts_draw(&self, score: Option<i32>, game: &Game) -> bool {
         let Some(score) = score else {
             return false;
         };
@@ -69,7 +69,7 @@ impl DrawResignPolicy {
     }
 
     /// Offer a draw ourselves: only against a computer, late, after many level scores.
-    pub fn wants_to_offer_draw(&self, game: &Game) -> bool {
+    pub(crate) fn wants_to_offer_draw(&self, game: &Game) -> bool {
         self.opponent_is_computer
             && game.position().fullmove_number() >= OFFER_DRAW_FROM_MOVE
             && self.level_score_moves >= OFFER_DRAW_AFTER_LEVEL_MOVES
@@ -79,7 +79,7 @@ impl DrawResignPolicy {
     }
 
     /// An own draw offer went out at game ply `ply`.
-    pub fn offered_draw(&mut self, ply: usize) {
+    pub(crate) fn offered_draw(&mut self, ply: usize) {
         self.last_own_draw_offer = Some(ply);
     }
 }

@@ -403,7 +403,6 @@ impl<'a> ThreadSearch<'a> {
             depth: completed_depth,
             nodes: self.total_nodes(),
             elapsed: start.elapsed(),
-            pv: best_pv,
         }
     }
 

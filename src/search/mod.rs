@@ -20,14 +20,17 @@ pub use tt::TranspositionTable;
 
 use alphabeta::ThreadSearch;
 
-/// Internal iterative deepening flavour in nodes without a hash move (seeds 000 and 001).
+/// Internal iterative deepening flavour in nodes without a hash move. Both follow H.G.
+/// Muller's micro-Max articles: "Search: Iterative Deepening"
+/// (https://home.hccnet.nl/h.g.muller/deepen.html) and "Micro-Max 4: Self Deepening"
+/// (https://home.hccnet.nl/h.g.muller/self.html).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IidMode {
     Off,
-    /// Search the node shallower first to find a move to try first (micro-Max style).
+    /// Search the node shallower first to find a move to try first (micro-Max 3.2).
     Classic,
-    /// H.G. Muller's self-deepening IID: iterate the node's depth; a move that fails high at
-    /// a shallow iteration deepens itself to full depth at once.
+    /// Self-deepening IID (micro-Max 4.5): iterate the node's depth; a move that fails high
+    /// at a shallow iteration deepens itself to full depth at once.
     SelfDeepening,
 }
 
@@ -134,7 +137,6 @@ pub struct SearchOutcome {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
 }
 
 impl SearchOutcome {
@@ -260,16 +262,8 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(megabytes));
     }
 
-    pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
-    }
-
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, 256);
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// Empties the transposition table (a new game).
@@ -316,7 +310,6 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
-                pv: Vec::new(),
             };
         }
 

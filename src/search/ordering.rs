@@ -34,10 +34,6 @@ impl Default for OrderingTables {
 }
 
 impl OrderingTables {
-    pub fn clear(&mut self) {
-        *self = OrderingTables::default();
-    }
-
     #[inline]
     fn history_index(side: Color, m: Move) -> usize {
         side.index() * 4096 + m.from().index() * 64 + m.to().index()

@@ -217,7 +217,7 @@ impl TranspositionTable {
     }
 
     /// Permille of the first thousand buckets' entries used in this search (for `hashfull`).
-    pub fn hashfull(&self) -> usize {
+    pub(crate) fn hashfull(&self) -> usize {
         let sample = self.buckets.len().min(1000);
         let mut used = 0;
         for bucket in &self.buckets[..sample] {

@@ -13,18 +13,18 @@ use super::{
 };
 use crate::board::Position;
 
-pub struct SearchJob {
-    pub generation: u64,
-    pub position: Position,
+pub(crate) struct SearchJob {
+    pub(crate) generation: u64,
+    pub(crate) position: Position,
     /// Keys of the game's earlier positions, oldest first, without `position` itself.
-    pub history: Vec<u64>,
-    pub limits: SearchLimits,
+    pub(crate) history: Vec<u64>,
+    pub(crate) limits: SearchLimits,
     /// Start as a ponder search: no clock until `ponder_hit`.
-    pub ponder: bool,
+    pub(crate) ponder: bool,
 }
 
 #[derive(Clone, Debug)]
-pub enum SearchReport {
+pub(crate) enum SearchReport {
     Iteration {
         generation: u64,
         info: SearchInfo,
@@ -61,7 +61,7 @@ enum WorkerCommand {
     Quit,
 }
 
-pub struct SearchWorker {
+pub(crate) struct SearchWorker {
     commands: Sender<WorkerCommand>,
     current: Mutex<Option<(Arc<SearchControl>, Instant)>>,
     handle: Option<JoinHandle<()>>,
@@ -90,7 +90,7 @@ impl SearchObserver for Forward<'_> {
 
 impl SearchWorker {
     /// Starts the thread; `report` is called on the search thread for every report.
-    pub fn spawn(
+    pub(crate) fn spawn(
         mut searcher: Searcher,
         report: impl Fn(SearchReport) + Send + 'static,
     ) -> SearchWorker {
@@ -187,7 +187,7 @@ impl SearchWorker {
 
     /// Queues a search; any running one is stopped first (its report still arrives, with
     /// its old generation).
-    pub fn start(&self, job: SearchJob) {
+    pub(crate) fn start(&self, job: SearchJob) {
         let budget = if job.ponder { None } else { job.limits.time };
         let control = Arc::new(SearchControl::new(budget, job.ponder));
         if let Ok(mut current) = self.current.lock() {
@@ -202,7 +202,7 @@ impl SearchWorker {
     }
 
     /// Stops the running search, if any; it reports `Finished` with its best move so far.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         if let Ok(current) = self.current.lock()
             && let Some((control, _)) = current.as_ref()
         {
@@ -211,7 +211,7 @@ impl SearchWorker {
     }
 
     /// The expected move was played: the ponder search goes on as a timed search.
-    pub fn ponder_hit(&self, budget: Option<TimeBudget>) {
+    pub(crate) fn ponder_hit(&self, budget: Option<TimeBudget>) {
         if let Ok(mut current) = self.current.lock()
             && let Some((control, started)) = current.as_mut()
         {
@@ -221,34 +221,34 @@ impl SearchWorker {
     }
 
     /// Live numbers of the current search, for `stat01`.
-    pub fn status(&self) -> Option<SearchStatus> {
+    pub(crate) fn status(&self) -> Option<SearchStatus> {
         let current = self.current.lock().ok()?;
         current
             .as_ref()
             .map(|(control, started)| control.status(started.elapsed()))
     }
 
-    pub fn set_hash_mb(&self, mb: usize) {
+    pub(crate) fn set_hash_mb(&self, mb: usize) {
         let _ = self.commands.send(WorkerCommand::SetHash(mb));
     }
 
-    pub fn set_threads(&self, n: usize) {
+    pub(crate) fn set_threads(&self, n: usize) {
         let _ = self.commands.send(WorkerCommand::SetThreads(n));
     }
 
-    pub fn set_features(&self, features: SearchFeatures) {
+    pub(crate) fn set_features(&self, features: SearchFeatures) {
         let _ = self.commands.send(WorkerCommand::SetFeatures(features));
     }
 
     /// Empties the transposition table (for `new`; the move-ordering tables live only as long
     /// as one search); runs after any queued search.
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         let _ = self.commands.send(WorkerCommand::Clear);
     }
 
     /// Waits (at most `timeout`) until the thread has carried out every command sent so far:
     /// a table clear or resize, a stopped search winding down. Returns whether it got there.
-    pub fn wait_idle(&self, timeout: Duration) -> bool {
+    pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
         let (done, finished) = channel();
         if self.commands.send(WorkerCommand::Sync(done)).is_err() {
             return false;

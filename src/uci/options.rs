@@ -9,7 +9,7 @@ use crate::engine::options::{
 
 /// What the session must do after `setoption`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionEffect {
+pub(crate) enum OptionEffect {
     /// The value is in `EngineOptions` already.
     Nothing,
     /// Resize the table to this many MB.
@@ -21,7 +21,7 @@ pub enum OptionEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     Unknown(String),
     BadValue {
         name: String,
@@ -38,7 +38,7 @@ pub enum OptionError {
 
 impl OptionError {
     /// The `info string ...` reply.
-    pub fn reply(&self) -> String {
+    pub(crate) fn reply(&self) -> String {
         match self {
             OptionError::Unknown(name) => format!("info string error (unknown option): {name}"),
             OptionError::BadValue { name, value } => {
@@ -57,7 +57,11 @@ impl OptionError {
 }
 
 /// The `option name ...` lines after `uci`, defaults from the current settings.
-pub fn announcements(options: &EngineOptions, hash_mb: usize, threads: usize) -> Vec<String> {
+pub(crate) fn announcements(
+    options: &EngineOptions,
+    hash_mb: usize,
+    threads: usize,
+) -> Vec<String> {
     let cores = clamp_threads(u64::MAX);
     let mut lines = vec![
         format!(
@@ -124,7 +128,7 @@ fn parse_spin(name: &str, value: &str, low: u64, high: u64) -> Result<u64, Optio
 }
 
 /// Applies `setoption name NAME [value VALUE]`.
-pub fn set(
+pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,

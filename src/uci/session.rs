@@ -16,18 +16,18 @@ use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeCon
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     Continue,
     Quit,
 }
 
 /// Settings fixed at start-up (command line), announced as the options' defaults.
 #[derive(Clone, Debug)]
-pub struct SessionConfig {
-    pub hash_mb: usize,
-    pub threads: usize,
+pub(crate) struct SessionConfig {
+    pub(crate) hash_mb: usize,
+    pub(crate) threads: usize,
     /// Said once as `info string` after `uciok` (e.g. the log folder is not writable).
-    pub startup_warning: Option<String>,
+    pub(crate) startup_warning: Option<String>,
 }
 
 /// What a running `go` is waiting for before its `bestmove` may go out.
@@ -53,7 +53,7 @@ struct ActiveSearch {
 /// Longest `isready` waits for the search thread to finish a table clear or resize.
 const IDLE_WAIT: Duration = Duration::from_secs(20);
 
-pub struct Session {
+pub(crate) struct Session {
     out: Output,
     engine: Engine,
     config: SessionConfig,
@@ -71,7 +71,7 @@ enum Handled {
 }
 
 impl Session {
-    pub fn new(engine: Engine, out: Output, config: SessionConfig) -> Session {
+    pub(crate) fn new(engine: Engine, out: Output, config: SessionConfig) -> Session {
         Session {
             out,
             engine,
@@ -82,7 +82,7 @@ impl Session {
         }
     }
 
-    pub fn handle(&mut self, event: Event) -> Flow {
+    pub(crate) fn handle(&mut self, event: Event) -> Flow {
         let flow = match event {
             Event::Line(line) => self.line(line),
             Event::Eof => {

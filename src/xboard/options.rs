@@ -9,7 +9,7 @@ pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// What the session must do after an option changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionEffect {
+pub(crate) enum OptionEffect {
     Nothing,
     ClearHash,
     /// Hand the new `SearchFeatures` to the search worker.
@@ -17,38 +17,50 @@ pub enum OptionEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     Unknown(String),
-    BadValue { name: String, value: String },
+    /// `expected` says what the option takes, e.g. `0 to 5000`.
+    BadValue {
+        name: String,
+        value: String,
+        expected: String,
+    },
 }
 
 impl OptionError {
     /// The `Error (...): ...` reply.
-    pub fn reply(&self) -> String {
+    pub(crate) fn reply(&self) -> String {
         match self {
             OptionError::Unknown(name) => format!("Error (unknown option): {name}"),
-            OptionError::BadValue { name, value } => {
-                format!("Error (invalid option value): {name}={value}")
-            }
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => format!("Error (invalid option value, {expected}): {name}={value}"),
         }
     }
 }
 
+/// A check box: XBoard sends 0 or 1.
 fn parse_check(value: &str) -> Option<bool> {
     match value {
-        "1" | "true" | "on" => Some(true),
-        "0" | "false" | "off" => Some(false),
+        "1" => Some(true),
+        "0" => Some(false),
         _ => None,
     }
 }
 
+/// A spin box: an integer within `low..=high`; anything else is refused, not clamped.
 fn parse_spin(value: &str, low: i64, high: i64) -> Option<i64> {
-    value.trim().parse::<i64>().ok().map(|v| v.clamp(low, high))
+    value
+        .parse::<i64>()
+        .ok()
+        .filter(|v| (low..=high).contains(v))
 }
 
 /// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
 /// values as defaults.
-pub fn features(options: &EngineOptions) -> Vec<String> {
+pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
     let mut list = vec![
         format!(
             "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
@@ -81,44 +93,51 @@ pub fn features(options: &EngineOptions) -> Vec<String> {
     list
 }
 
-/// Applies `option NAME[=VALUE]`.
-pub fn set(
+/// Applies `option NAME[=VALUE]`; a value the option cannot take changes nothing.
+pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, OptionError> {
     let raw = value.unwrap_or("");
     let value = raw.trim();
-    let bad = || OptionError::BadValue {
+    let bad = |expected: String| OptionError::BadValue {
         name: name.to_string(),
         value: raw.to_string(),
+        expected,
+    };
+    let check = || parse_check(value).ok_or_else(|| bad("0 or 1".to_string()));
+    let spin = |low: i64, high: i64| {
+        parse_spin(value, low, high).ok_or_else(|| bad(format!("{low} to {high}")))
     };
     match name {
         "Move Overhead" => {
-            let v = parse_spin(value, 0, MAX_MOVE_OVERHEAD_MS as i64).ok_or_else(bad)?;
-            options.move_overhead_ms = v as u64;
+            let ms = spin(0, MAX_MOVE_OVERHEAD_MS as i64)?;
+            options.move_overhead_ms = ms as u64;
             Ok(OptionEffect::Nothing)
         }
         "Resign" => {
-            options.resign = parse_check(value).ok_or_else(bad)?;
+            options.resign = check()?;
             Ok(OptionEffect::Nothing)
         }
         "Resign Threshold" => {
             let (low, high) = RESIGN_THRESHOLD_RANGE;
-            let v = parse_spin(value, i64::from(low), i64::from(high)).ok_or_else(bad)?;
-            options.resign_threshold = v as i32;
+            options.resign_threshold = spin(i64::from(low), i64::from(high))? as i32;
             Ok(OptionEffect::Nothing)
         }
         "Clear Hash" => Ok(OptionEffect::ClearHash),
         "MultiPV" => {
-            options.multipv = parse_spin(value, 1, MAX_MULTIPV as i64).ok_or_else(bad)? as usize;
+            options.multipv = spin(1, MAX_MULTIPV as i64)? as usize;
             Ok(OptionEffect::Nothing)
         }
         "IID" => {
             let (_, mode) = IID_CHOICES
                 .iter()
                 .find(|(choice, _)| *choice == value)
-                .ok_or_else(bad)?;
+                .ok_or_else(|| {
+                    let names: Vec<&str> = IID_CHOICES.iter().map(|(choice, _)| *choice).collect();
+                    bad(format!("one of {}", names.join(", ")))
+                })?;
             options.search.iid = *mode;
             Ok(OptionEffect::SearchFeatures)
         }
@@ -127,7 +146,7 @@ pub fn set(
                 .iter()
                 .find(|(switch, _)| *switch == name)
                 .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-            *get(&mut options.search) = parse_check(value).ok_or_else(bad)?;
+            *get(&mut options.search) = check()?;
             Ok(OptionEffect::SearchFeatures)
         }
     }
@@ -139,13 +158,35 @@ mod tests {
     use crate::search::IidMode;
 
     #[test]
-    fn features_list_every_option_once() {
-        let features = features(&EngineOptions::default());
-        assert!(features.contains(&"Move Overhead -spin 30 0 5000".to_string()));
-        assert!(features.contains(&"IID -combo *Classic /// SelfDeepening /// Off".to_string()));
-        assert!(features.contains(&"Null Move -check 1".to_string()));
-        assert!(features.contains(&"MultiPV -spin 1 1 64".to_string()));
-        assert_eq!(features.len(), 5 + SWITCHES.len() + 1);
+    fn features_list_every_option_once_with_its_current_value() {
+        let mut options = EngineOptions::default();
+        assert_eq!(
+            features(&options),
+            [
+                "Move Overhead -spin 30 0 5000",
+                "Resign -check 0",
+                "Resign Threshold -spin 800 200 3000",
+                "Clear Hash -button",
+                "MultiPV -spin 1 1 64",
+                "Null Move -check 1",
+                "Late Move Reductions -check 1",
+                "Reverse Futility -check 1",
+                "Futility -check 1",
+                "Late Move Pruning -check 1",
+                "Check Extension -check 0",
+                "Recapture Extension -check 1",
+                "Aspiration Windows -check 1",
+                "SEE Pruning -check 1",
+                "IID -combo *Classic /// SelfDeepening /// Off",
+            ]
+        );
+        set(&mut options, "Futility", Some("0")).unwrap();
+        set(&mut options, "IID", Some("Off")).unwrap();
+        set(&mut options, "Move Overhead", Some("75")).unwrap();
+        let changed = features(&options);
+        assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
+        assert_eq!(changed[8], "Futility -check 0");
+        assert_eq!(changed[14], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]
@@ -156,7 +197,7 @@ mod tests {
             Ok(OptionEffect::Nothing)
         );
         assert_eq!(options.move_overhead_ms, 100);
-        set(&mut options, "Move Overhead", Some("999999")).unwrap();
+        set(&mut options, "Move Overhead", Some(" 5000 ")).unwrap();
         assert_eq!(options.move_overhead_ms, MAX_MOVE_OVERHEAD_MS);
         assert_eq!(
             set(&mut options, "Null Move", Some("0")),
@@ -173,22 +214,84 @@ mod tests {
         assert!(options.resign);
         set(&mut options, "MultiPV", Some("3")).unwrap();
         assert_eq!(options.multipv, 3);
+        set(&mut options, "Resign Threshold", Some("200")).unwrap();
+        assert_eq!(options.resign_threshold, 200);
     }
 
     #[test]
-    fn errors() {
-        let mut options = EngineOptions::default();
-        assert_eq!(
-            set(&mut options, "Bogus", Some("1")).unwrap_err().reply(),
-            "Error (unknown option): Bogus"
-        );
-        assert_eq!(
-            set(&mut options, "Null Move", Some("maybe"))
-                .unwrap_err()
-                .reply(),
-            "Error (invalid option value): Null Move=maybe"
-        );
-        assert!(set(&mut options, "IID", Some("Sometimes")).is_err());
-        assert!(set(&mut options, "Move Overhead", None).is_err());
+    fn bad_values_are_refused_and_change_nothing() {
+        let cases = [
+            ("Bogus", Some("1"), "Error (unknown option): Bogus"),
+            (
+                "Null Move",
+                Some("maybe"),
+                "Error (invalid option value, 0 or 1): Null Move=maybe",
+            ),
+            (
+                "Null Move",
+                Some("2"),
+                "Error (invalid option value, 0 or 1): Null Move=2",
+            ),
+            (
+                "Resign",
+                None,
+                "Error (invalid option value, 0 or 1): Resign=",
+            ),
+            (
+                "Move Overhead",
+                Some("5001"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=5001",
+            ),
+            (
+                "Move Overhead",
+                Some("-1"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=-1",
+            ),
+            (
+                "Move Overhead",
+                Some("99999999999999999999"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=99999999999999999999",
+            ),
+            (
+                "Move Overhead",
+                Some("12ms"),
+                "Error (invalid option value, 0 to 5000): Move Overhead=12ms",
+            ),
+            (
+                "Move Overhead",
+                None,
+                "Error (invalid option value, 0 to 5000): Move Overhead=",
+            ),
+            (
+                "Resign Threshold",
+                Some("199"),
+                "Error (invalid option value, 200 to 3000): Resign Threshold=199",
+            ),
+            (
+                "Resign Threshold",
+                Some("3001"),
+                "Error (invalid option value, 200 to 3000): Resign Threshold=3001",
+            ),
+            (
+                "IID",
+                Some("Sometimes"),
+                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=Sometimes",
+            ),
+            (
+                "IID",
+                Some("classic"),
+                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=classic",
+            ),
+        ];
+        for (name, value, reply) in cases {
+            let mut options = EngineOptions::default();
+            let error = set(&mut options, name, value).unwrap_err();
+            assert_eq!(error.reply(), reply);
+            assert_eq!(
+                format!("{options:?}"),
+                format!("{:?}", EngineOptions::default()),
+                "{name}={value:?} changed something"
+            );
+        }
     }
 }

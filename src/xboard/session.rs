@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
-use crate::board::{Color, Move, Piece, PieceKind, Position, Square, parse_move};
+use crate::board::{Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, parse_move};
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::output::Output;
@@ -15,14 +15,14 @@ use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     Continue,
     Quit,
 }
 
 /// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `force`: play neither side, just keep the board.
     Observing,
     /// Playing `engine_color`; no search runs (the opponent is on move, or the game is over).
@@ -37,7 +37,8 @@ pub enum Mode {
 
 /// The board being built in `edit` mode.
 struct EditBoard {
-    squares: [Option<Piece>; 64],
+    board: PositionBuilder,
+    /// The colour of the pieces being placed (`c` switches it).
     color: Color,
 }
 
@@ -47,7 +48,7 @@ const IDLE_WAIT: Duration = Duration::from_secs(20);
 /// Halfmove clocks this large are refused (the board's counter is 16 bits).
 const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
-pub struct Session {
+pub(crate) struct Session {
     out: Output,
     engine: Engine,
     mode: Mode,
@@ -71,7 +72,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
+    pub(crate) fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
         Session {
             out,
             engine,
@@ -91,7 +92,7 @@ impl Session {
     }
 
     /// Handles one event; pongs that waited for a move go out as soon as no own search runs.
-    pub fn handle(&mut self, event: Event) -> Flow {
+    pub(crate) fn handle(&mut self, event: Event) -> Flow {
         let flow = match event {
             Event::Line(line) => self.line(&line),
             Event::Eof => {
@@ -154,132 +155,80 @@ impl Session {
         }
     }
 
+    /// One command: a dispatch table; each arm is a change of mode, a move, a setting or a
+    /// note about the game.
     fn command(&mut self, command: Command) -> Flow {
         match command {
-            Command::Xboard => log::debug!("xboard mode"),
-            Command::Protover(version) => self.protover(version),
-            Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
-            Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
-            Command::New => self.new_game(),
-            Command::Variant(variant) => {
-                if variant != "normal" {
-                    self.out.line(&format!(
-                        "Error (unsupported variant): {}",
-                        printable(&variant)
-                    ));
-                }
-            }
             Command::Quit => return Flow::Quit,
-            Command::Random => {
-                self.random = !self.random;
-                log::debug!("random is now {} (ignored)", self.random);
-            }
-            Command::Force => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Observing;
-            }
+            // The game and the mode.
+            Command::Protover(version) => self.protover(version),
+            Command::New => self.new_game(),
+            Command::Force => self.stop_playing(),
             Command::Go => self.go(),
-            Command::PlayOther => {
-                self.abort_search();
-                self.paused = false;
-                self.engine_color = !self.engine.game().side_to_move();
-                self.mode = Mode::Waiting;
-            }
+            Command::PlayOther => self.play_other(),
             Command::White => self.set_side(Color::White),
             Command::Black => self.set_side(Color::Black),
-            Command::Level {
-                moves_per_session,
-                base_ms,
-                increment_ms,
-            } => {
-                let control = TimeControl::Conventional {
-                    moves_per_session,
-                    base_ms,
-                    increment_ms,
-                };
-                let ply = self.engine.game().ply();
-                self.engine.clock.set_control(control, ply);
-            }
-            Command::St { ms } => {
-                let ply = self.engine.game().ply();
-                self.engine
-                    .clock
-                    .set_control(TimeControl::FixedPerMove { ms }, ply);
-            }
-            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
-            Command::Nps(nps) => self.engine.nps = nps,
-            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
-            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
             Command::UserMove(text) => self.user_move(&text),
-            Command::MoveNow => {
-                if self.is_thinking() {
-                    self.engine.stop();
-                }
-            }
-            Command::Ping(token) => {
-                if self.is_thinking() {
-                    self.pending_pongs.push(token);
-                } else {
-                    // GUIs start the clock after `pong`: let a table clear or resize that
-                    // `new` or `memory` queued finish first, so it is not billed to a move.
-                    if matches!(self.mode, Mode::Waiting | Mode::Observing)
-                        && !self.engine.wait_idle(IDLE_WAIT)
-                    {
-                        log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
-                    }
-                    self.out.line(&format!("pong {token}"));
-                }
-            }
+            Command::MoveNow => self.move_now(),
+            Command::Ping(token) => self.ping(token),
             Command::Draw => self.draw_offered(),
             Command::Result { result, comment } => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Observing;
                 log::info!("game over: {} {{{comment}}}", result.as_str());
+                self.stop_playing();
             }
             Command::SetBoard(fen) => self.set_board(&fen),
-            Command::Edit => {
-                self.abort_search();
-                let pos = self.engine.position();
-                let mut squares = [None; 64];
-                for sq in Square::all() {
-                    squares[sq.index()] = pos.piece_at(sq);
-                }
-                self.edit = Some(EditBoard {
-                    squares,
-                    color: Color::White,
-                });
-            }
+            Command::Edit => self.start_edit(),
+            Command::Undo => self.take_back(1),
+            Command::Remove => self.take_back(2),
+            Command::Hard => self.engine.options.ponder = true,
+            Command::Easy => self.easy(),
+            Command::Analyze => self.analyze(),
+            Command::Exit => self.exit_analysis(),
+            Command::Exclude(selection) => self.exclude(selection, true),
+            Command::Include(selection) => self.exclude(selection, false),
+            Command::Pause => self.pause(),
+            Command::Resume => self.resume(),
+            // Answers.
             Command::Hint => self.send_hint(),
+            Command::Dot => self.stat01(),
             Command::Bk => {
                 self.out.line(" no book");
                 self.out.line("");
             }
-            Command::Undo => self.take_back(1),
-            Command::Remove => self.take_back(2),
-            Command::Hard => self.engine.options.ponder = true,
-            Command::Easy => {
-                self.engine.options.ponder = false;
-                if matches!(self.mode, Mode::Pondering { .. }) {
-                    self.abort_search();
-                }
+            Command::Variant(variant) => self.variant(&variant),
+            // Time and limits.
+            Command::Level {
+                moves_per_session,
+                base_ms,
+                increment_ms,
+            } => self.set_time_control(TimeControl::Conventional {
+                moves_per_session,
+                base_ms,
+                increment_ms,
+            }),
+            Command::St { ms } => self.set_time_control(TimeControl::FixedPerMove { ms }),
+            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
+            Command::Nps(nps) => self.engine.nps = nps,
+            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
+            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
+            // Settings.
+            Command::Memory(mb) => {
+                self.engine.set_hash_mb(mb);
             }
+            Command::Cores(n) => {
+                self.engine.set_threads(u64::from(n));
+            }
+            Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Post => self.post = true,
             Command::NoPost => self.post = false,
-            Command::Analyze => {
-                self.abort_search();
-                self.paused = false;
-                self.mode = Mode::Analyzing;
-                self.engine.analyze();
+            // Notes about the game, for the log and the draw policy.
+            Command::Xboard => log::debug!("xboard mode"),
+            Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
+            Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
+            Command::Random => {
+                self.random = !self.random;
+                log::debug!("random is now {} (ignored)", self.random);
             }
-            Command::Exit => {
-                if self.mode == Mode::Analyzing {
-                    self.abort_search();
-                    self.mode = Mode::Observing;
-                }
-            }
-            Command::Dot => self.stat01(),
             Command::Name(name) => {
                 log::info!("opponent: {name}");
                 self.opponent_name = Some(name);
@@ -296,29 +245,101 @@ impl Session {
                 self.engine.policy.opponent_is_computer = true;
                 log::info!("the opponent is a computer");
             }
-            Command::Pause => self.pause(),
-            Command::Resume => self.resume(),
-            Command::Memory(mb) => {
-                self.engine.set_hash_mb(mb);
-            }
-            Command::Cores(n) => {
-                self.engine.set_threads(u64::from(n));
-            }
             Command::EgtPath { kind, path } => {
                 log::info!("egtpath {kind} {path} ignored (no tablebases)")
             }
-            Command::Option { name, value } => {
-                match options::set(&mut self.engine.options, &name, value.as_deref()) {
-                    Ok(OptionEffect::Nothing) => {}
-                    Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
-                    Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
-                    Err(error) => self.out.line(&printable(&error.reply())),
-                }
-            }
-            Command::Exclude(selection) => self.exclude(selection, true),
-            Command::Include(selection) => self.exclude(selection, false),
         }
         Flow::Continue
+    }
+
+    /// `force` and `result`: stop any search without moving, play neither side.
+    fn stop_playing(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.mode = Mode::Observing;
+    }
+
+    fn play_other(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.engine_color = !self.engine.game().side_to_move();
+        self.mode = Mode::Waiting;
+    }
+
+    /// `?`: move now with the best move so far (ignored unless thinking).
+    fn move_now(&mut self) {
+        if self.is_thinking() {
+            self.engine.stop();
+        }
+    }
+
+    /// `pong` after the move while thinking; otherwise now.
+    fn ping(&mut self, token: String) {
+        if self.is_thinking() {
+            self.pending_pongs.push(token);
+            return;
+        }
+        // GUIs start the clock after `pong`: let a table clear or resize that `new` or
+        // `memory` queued finish first, so it is not billed to a move.
+        if matches!(self.mode, Mode::Waiting | Mode::Observing) && !self.engine.wait_idle(IDLE_WAIT)
+        {
+            log::warn!("search thread still busy after {IDLE_WAIT:?}; answering ping");
+        }
+        self.out.line(&format!("pong {token}"));
+    }
+
+    fn start_edit(&mut self) {
+        self.abort_search();
+        self.edit = Some(EditBoard {
+            board: PositionBuilder::from_position(self.engine.position()),
+            color: Color::White,
+        });
+    }
+
+    /// Pondering off; a running ponder search stops.
+    fn easy(&mut self) {
+        self.engine.options.ponder = false;
+        if matches!(self.mode, Mode::Pondering { .. }) {
+            self.abort_search();
+        }
+    }
+
+    fn analyze(&mut self) {
+        self.abort_search();
+        self.paused = false;
+        self.mode = Mode::Analyzing;
+        self.engine.analyze();
+    }
+
+    fn exit_analysis(&mut self) {
+        if self.mode == Mode::Analyzing {
+            self.abort_search();
+            self.mode = Mode::Observing;
+        }
+    }
+
+    fn variant(&mut self, variant: &str) {
+        if variant != "normal" {
+            self.out.line(&format!(
+                "Error (unsupported variant): {}",
+                printable(variant)
+            ));
+        }
+    }
+
+    /// `level` or `st`, counted from the ply on the board now.
+    fn set_time_control(&mut self, control: TimeControl) {
+        let ply = self.engine.game().ply();
+        self.engine.clock.set_control(control, ply);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::set(&mut self.engine.options, name, value) {
+            Ok(OptionEffect::Nothing) => {}
+            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+            Err(error) => self.out.line(&printable(&error.reply())),
+        }
     }
 
     fn protover(&mut self, version: u32) {
@@ -383,14 +404,11 @@ impl Session {
         self.abort_search();
         self.paused = false;
         if self.engine.game().side_to_move() != side {
-            let fen = self.engine.position().to_fen();
-            let mut fields: Vec<&str> = fen.split_whitespace().collect();
-            let letter = side.letter().to_string();
-            if fields.len() >= 4 {
-                fields[1] = &letter;
-                fields[3] = "-";
-            }
-            match Position::from_fen(&fields.join(" ")) {
+            let position = PositionBuilder::from_position(self.engine.position())
+                .side_to_move(side)
+                .en_passant(None)
+                .build();
+            match position {
                 Ok(pos) => self.engine.set_position(pos),
                 Err(e) => self
                     .out
@@ -437,7 +455,9 @@ impl Session {
             return;
         };
         match command {
-            EditCommand::Clear => edit.squares = [None; 64],
+            EditCommand::Clear => {
+                edit.board.clear_board();
+            }
             EditCommand::SwitchColor => edit.color = !edit.color,
             EditCommand::Place { piece, square } => {
                 let Some(sq) = Square::parse(&square) else {
@@ -445,20 +465,26 @@ impl Session {
                         .line(&format!("Error (bad edit command): {}", printable(&square)));
                     return;
                 };
-                edit.squares[sq.index()] =
-                    PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
+                let piece = PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
+                edit.board.put(sq, piece);
             }
             EditCommand::Done => {
                 let Some(edit) = self.edit.take() else {
                     return;
                 };
-                let fen = edit_fen(&edit.squares, self.engine.game().side_to_move());
-                match Position::from_fen(&fen) {
+                // Castling where king and rook stand at home, no en passant, clocks 0 1.
+                let mut board = edit.board;
+                let position = board
+                    .side_to_move(self.engine.game().side_to_move())
+                    .castling_from_home_squares()
+                    .en_passant(None)
+                    .clocks(0, 1)
+                    .build();
+                match position {
                     Ok(pos) => self.adopt_position(pos),
                     Err(error) => {
                         self.out.line("tellusererror Illegal position");
-                        self.out
-                            .debug(&format!("edit position refused ({error}): {fen}"));
+                        self.out.debug(&format!("edit position refused ({error})"));
                         if self.mode == Mode::Analyzing {
                             self.engine.analyze();
                         }
@@ -771,7 +797,7 @@ pub fn result_line(outcome: Outcome) -> &'static str {
 }
 
 /// The protocol's score: centipawns, or ±(100000 + N) for a mate in N moves.
-pub fn protocol_score(score: i32) -> i64 {
+pub(crate) fn protocol_score(score: i32) -> i64 {
     match mate_moves(score) {
         Some(n) if n > 0 => 100_000 + i64::from(n),
         Some(n) if n < 0 => -100_000 + i64::from(n),
@@ -784,52 +810,6 @@ pub fn protocol_score(score: i32) -> i64 {
         }
         None => i64::from(score),
     }
-}
-
-/// The FEN of an edit-mode board: castling rights where king and rook stand on their home
-/// squares, no en passant, clocks 0 1.
-fn edit_fen(squares: &[Option<Piece>; 64], side: Color) -> String {
-    let mut placement = String::new();
-    for rank in (0..8u8).rev() {
-        let mut empty = 0;
-        for file in 0..8u8 {
-            match squares[Square::from_file_rank(file, rank).index()] {
-                Some(piece) => {
-                    if empty > 0 {
-                        placement.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    placement.push(piece.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            placement.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
-    let at = |file: u8, rank: u8| squares[Square::from_file_rank(file, rank).index()];
-    let has = |file: u8, rank: u8, color: Color, kind: PieceKind| {
-        at(file, rank) == Some(Piece::new(color, kind))
-    };
-    let mut castling = String::new();
-    for (color, rank, letters) in [(Color::White, 0, ['K', 'Q']), (Color::Black, 7, ['k', 'q'])] {
-        if has(4, rank, color, PieceKind::King) {
-            if has(7, rank, color, PieceKind::Rook) {
-                castling.push(letters[0]);
-            }
-            if has(0, rank, color, PieceKind::Rook) {
-                castling.push(letters[1]);
-            }
-        }
-    }
-    if castling.is_empty() {
-        castling.push('-');
-    }
-    format!("{placement} {} {castling} - 0 1", side.letter())
 }
 
 /// Replaces control characters so an echoed text stays on one line.
@@ -852,25 +832,6 @@ mod tests {
         assert_eq!(protocol_score(MATE - 3), 100_002);
         assert_eq!(protocol_score(-(MATE - 2)), -100_001);
         assert_eq!(protocol_score(-(MATE - 4)), -100_002);
-    }
-
-    #[test]
-    fn edit_board_fen_with_castling() {
-        let pos = Position::startpos();
-        let mut squares = [None; 64];
-        for sq in Square::all() {
-            squares[sq.index()] = pos.piece_at(sq);
-        }
-        assert_eq!(
-            edit_fen(&squares, Color::White),
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-        );
-        squares[Square::parse("h1").unwrap().index()] = None;
-        squares[Square::parse("e8").unwrap().index()] = None;
-        squares[Square::parse("d8").unwrap().index()] =
-            Some(Piece::new(Color::Black, PieceKind::King));
-        let fen = edit_fen(&squares, Color::Black);
-        assert!(fen.ends_with(" b Q - 0 1"), "{fen}");
     }
 }
 

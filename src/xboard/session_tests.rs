@@ -109,7 +109,6 @@ impl Harness {
             depth: 5,
             nodes: 1000,
             elapsed: Duration::from_millis(10),
-            pv: Vec::new(),
         };
         self.session.handle(Event::Search(SearchReport::Finished {
             generation,
@@ -532,14 +531,19 @@ fn quit_and_end_of_input_end_the_session_and_release_waiting_pongs() {
 #[test]
 fn options_with_bad_values_are_refused() {
     let mut h = Harness::new();
-    h.send("option Null Move=maybe\noption Bogus=1");
+    h.send("option Null Move=maybe\noption Bogus=1\noption Move Overhead=9999\nst 1\nnew");
+    h.send("option Resign Threshold=100\nusermove e2e4");
     assert_eq!(
         h.output(),
         [
-            "Error (invalid option value): Null Move=maybe",
-            "Error (unknown option): Bogus"
+            "Error (invalid option value, 0 or 1): Null Move=maybe",
+            "Error (unknown option): Bogus",
+            "Error (invalid option value, 0 to 5000): Move Overhead=9999",
+            "Error (invalid option value, 200 to 3000): Resign Threshold=100",
         ]
     );
+    // Nothing changed: the default 30 ms overhead (and 2% of `st 1`) is kept back.
+    assert_eq!(h.job().limits.time.unwrap().hard_ms, 1000 - 30 - 20);
 }
 
 #[test]
@@ -563,4 +567,70 @@ fn a_search_without_a_score_decides_neither_draw_nor_resignation() {
     assert_eq!(h.answer("d7d6", None, -300), ["move d7d6"]);
     h.send("draw");
     assert_eq!(h.output(), ["offer draw"]);
+}
+
+#[test]
+fn easy_stops_pondering_and_the_next_move_is_searched_afresh() {
+    let mut h = Harness::new();
+    h.send("new\nhard\nusermove e2e4");
+    h.answer("e7e5", Some("g1f3"), 10);
+    let ponder = h.job();
+    assert!(ponder.ponder);
+    h.send("easy");
+    h.finish(ponder.generation, &ponder.fen, "b8c6", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("usermove g1f3");
+    assert_eq!(h.output(), Vec::<String>::new());
+    let job = h.job();
+    assert!(!job.ponder);
+    assert_eq!(job.fen, ponder.fen);
+    h.finish(job.generation, &job.fen, "b8c6", Some("f1b5"), 0);
+    assert_eq!(h.output(), ["move b8c6"]);
+    assert!(h.jobs().is_empty(), "no pondering after easy");
+}
+
+#[test]
+fn white_and_black_give_the_move_and_the_engine_takes_the_other_side() {
+    let mut h = Harness::new();
+    h.send("new\nforce\nusermove e2e4\nwhite");
+    assert!(h.jobs().is_empty());
+    h.send("usermove d2d4");
+    assert_eq!(
+        h.job().fen,
+        "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    // Giving the move to the side that gives check is refused; the board stays.
+    let mut h = Harness::new();
+    h.send("force\nsetboard 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1\nwhite");
+    assert_eq!(
+        h.output(),
+        ["# cannot give the move to White: the side not to move is in check"]
+    );
+    h.send("force\ngo");
+    assert_eq!(h.job().fen, "4k3/4R3/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn pause_abandons_the_search_and_resume_starts_it_again() {
+    let mut h = Harness::new();
+    h.send("new\nusermove e2e4");
+    let first = h.job();
+    h.send("pause");
+    h.finish(first.generation, &first.fen, "e7e5", None, 0);
+    assert_eq!(h.output(), Vec::<String>::new());
+    h.send("resume");
+    let again = h.job();
+    assert_eq!(again.fen, AFTER_E4);
+    assert!(again.generation > first.generation);
+    h.finish(again.generation, &again.fen, "c7c5", None, 0);
+    assert_eq!(h.output(), ["move c7c5"]);
+}
+
+#[test]
+fn a_game_the_opponent_ends_is_claimed_without_a_search() {
+    let mut h = Harness::new();
+    h.send("new\nforce\nusermove f2f3\nusermove e7e5\nusermove g2g4\nplayother");
+    h.send("usermove d8h4");
+    assert_eq!(h.output(), ["0-1 {Black mates}"]);
+    assert!(h.jobs().is_empty());
 }

@@ -1,0 +1,259 @@
+//! `PositionBuilder`: a position put together piece by piece (edit mode, a change of the
+//! side to move) and checked as a whole when built, so no caller writes FEN text to get
+//! one. Each way a position can be impossible is a `PositionError`.
+
+use std::fmt;
+
+use super::attacks::pawn_attacks;
+use super::position::{CastlingRights, Position};
+use super::square::{Color, Piece, PieceKind, Square};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    KingCount {
+        color: Color,
+        count: u32,
+    },
+    PawnOnBackRank(Square),
+    /// A castling right (one of `CastlingRights`' bits) whose king or rook is not at home.
+    CastlingWithoutPieces(u8),
+    ImpossibleEnPassant(Square),
+    OpponentInCheck,
+    TooManyCheckers,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KingCount { color, count } => {
+                write!(f, "{color:?} has {count} kings, needs exactly one")
+            }
+            PositionError::PawnOnBackRank(sq) => {
+                write!(f, "pawn on the first or last rank ({sq})")
+            }
+            PositionError::CastlingWithoutPieces(bit) => {
+                let letter = CASTLING
+                    .iter()
+                    .find(|right| right.bit == *bit)
+                    .map_or('?', |right| right.letter);
+                write!(
+                    f,
+                    "castling right '{letter}' but king or rook is not on its square"
+                )
+            }
+            PositionError::ImpossibleEnPassant(sq) => {
+                write!(f, "en-passant square {sq} is impossible in this position")
+            }
+            PositionError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            PositionError::TooManyCheckers => {
+                write!(f, "the side to move is in check from more than two pieces")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// One castling right and the home squares it needs.
+struct CastlingRight {
+    bit: u8,
+    letter: char,
+    king: Square,
+    rook: Square,
+    color: Color,
+}
+
+const CASTLING: [CastlingRight; 4] = [
+    CastlingRight {
+        bit: CastlingRights::WHITE_KING,
+        letter: 'K',
+        king: Square::from_file_rank(4, 0),
+        rook: Square::from_file_rank(7, 0),
+        color: Color::White,
+    },
+    CastlingRight {
+        bit: CastlingRights::WHITE_QUEEN,
+        letter: 'Q',
+        king: Square::from_file_rank(4, 0),
+        rook: Square::from_file_rank(0, 0),
+        color: Color::White,
+    },
+    CastlingRight {
+        bit: CastlingRights::BLACK_KING,
+        letter: 'k',
+        king: Square::from_file_rank(4, 7),
+        rook: Square::from_file_rank(7, 7),
+        color: Color::Black,
+    },
+    CastlingRight {
+        bit: CastlingRights::BLACK_QUEEN,
+        letter: 'q',
+        king: Square::from_file_rank(4, 7),
+        rook: Square::from_file_rank(0, 7),
+        color: Color::Black,
+    },
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionBuilder {
+    squares: [Option<Piece>; 64],
+    side: Color,
+    castling: CastlingRights,
+    en_passant: Option<Square>,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+}
+
+impl Default for PositionBuilder {
+    /// An empty board, White to move, no rights, clocks 0 and 1.
+    fn default() -> Self {
+        PositionBuilder {
+            squares: [None; 64],
+            side: Color::White,
+            castling: CastlingRights(0),
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+}
+
+impl PositionBuilder {
+    /// Everything `position` holds, to change a part of it.
+    pub fn from_position(position: &Position) -> PositionBuilder {
+        let mut squares = [None; 64];
+        for sq in Square::all() {
+            squares[sq.index()] = position.piece_at(sq);
+        }
+        PositionBuilder {
+            squares,
+            side: position.side_to_move(),
+            castling: position.castling(),
+            en_passant: position.en_passant(),
+            halfmove_clock: position.halfmove_clock(),
+            fullmove_number: position.fullmove_number(),
+        }
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    /// Puts `piece` on `sq` (`None` empties it).
+    pub fn put(&mut self, sq: Square, piece: Option<Piece>) -> &mut Self {
+        self.squares[sq.index()] = piece;
+        self
+    }
+
+    /// Empties every square.
+    pub fn clear_board(&mut self) -> &mut Self {
+        self.squares = [None; 64];
+        self
+    }
+
+    pub fn side_to_move(&mut self, side: Color) -> &mut Self {
+        self.side = side;
+        self
+    }
+
+    pub fn castling(&mut self, rights: CastlingRights) -> &mut Self {
+        self.castling = rights;
+        self
+    }
+
+    /// Every castling right whose king and rook stand on their home squares (what XBoard's
+    /// edit mode means).
+    pub fn castling_from_home_squares(&mut self) -> &mut Self {
+        let mut rights = 0;
+        for right in &CASTLING {
+            if self.has_home_pieces(right) {
+                rights |= right.bit;
+            }
+        }
+        self.castling = CastlingRights(rights);
+        self
+    }
+
+    pub fn en_passant(&mut self, sq: Option<Square>) -> &mut Self {
+        self.en_passant = sq;
+        self
+    }
+
+    /// The halfmove clock and the fullmove number (0 counts as 1).
+    pub fn clocks(&mut self, halfmove_clock: u16, fullmove_number: u16) -> &mut Self {
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number.max(1);
+        self
+    }
+
+    fn has_home_pieces(&self, right: &CastlingRight) -> bool {
+        self.piece_at(right.king) == Some(Piece::new(right.color, PieceKind::King))
+            && self.piece_at(right.rook) == Some(Piece::new(right.color, PieceKind::Rook))
+    }
+
+    /// The position, if it could occur in a game: one king each, no pawn on the first or
+    /// last rank, castling rights the pieces allow, an en-passant square a double push could
+    /// have left (kept only when the side to move can capture there), the side not on move
+    /// not in check, at most two checkers. Nothing is built otherwise.
+    pub fn build(&self) -> Result<Position, PositionError> {
+        let mut pos = Position::empty();
+        for sq in Square::all() {
+            if let Some(piece) = self.squares[sq.index()] {
+                pos.put_piece(piece, sq);
+            }
+        }
+        for color in Color::BOTH {
+            let count = pos.pieces(color, PieceKind::King).count();
+            if count != 1 {
+                return Err(PositionError::KingCount { color, count });
+            }
+        }
+        let back_ranks = super::bitboard::RANK_1 | super::bitboard::RANK_8;
+        if let Some(sq) = (pos.kind(PieceKind::Pawn) & back_ranks).next() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+        for right in &CASTLING {
+            if self.castling.has(right.bit) && !self.has_home_pieces(right) {
+                return Err(PositionError::CastlingWithoutPieces(right.bit));
+            }
+        }
+        pos.set_side(self.side);
+        pos.set_castling(self.castling);
+        pos.set_en_passant(self.checked_en_passant(&pos)?);
+        pos.set_clocks(self.halfmove_clock, self.fullmove_number.max(1));
+        pos.finish_setup();
+        let them = !self.side;
+        if pos.is_attacked(pos.king_square(them), self.side, pos.occupied()) {
+            return Err(PositionError::OpponentInCheck);
+        }
+        if pos.checkers().count() > 2 {
+            return Err(PositionError::TooManyCheckers);
+        }
+        Ok(pos)
+    }
+
+    /// The en-passant square if a pawn of the other side could just have double-pushed past
+    /// it, and only if a pawn of the side to move (in `pos`, the pieces placed) can capture
+    /// there.
+    fn checked_en_passant(&self, pos: &Position) -> Result<Option<Square>, PositionError> {
+        let Some(sq) = self.en_passant else {
+            return Ok(None);
+        };
+        let side = self.side;
+        let (ep_rank, pushed_rank, origin_rank) = match side {
+            Color::White => (5, 4, 6),
+            Color::Black => (2, 3, 1),
+        };
+        let pushed = Square::from_file_rank(sq.file(), pushed_rank);
+        let origin = Square::from_file_rank(sq.file(), origin_rank);
+        if sq.rank() != ep_rank
+            || pos.piece_at(pushed) != Some(Piece::new(!side, PieceKind::Pawn))
+            || pos.piece_at(sq).is_some()
+            || pos.piece_at(origin).is_some()
+        {
+            return Err(PositionError::ImpossibleEnPassant(sq));
+        }
+        let capturers = pawn_attacks(!side, sq) & pos.pieces(side, PieceKind::Pawn);
+        Ok(capturers.any().then_some(sq))
+    }
+}
