@@ -455,7 +455,12 @@ impl Session {
         ));
     }
 
+    /// `info string TEXT`; control characters in echoed input become `?`.
     fn info_string(&self, text: &str) {
-        self.out.line(&format!("info string {text}"));
+        let printable: String = text
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        self.out.line(&format!("info string {printable}"));
     }
 }
