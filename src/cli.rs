@@ -11,8 +11,9 @@ use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
 
-Without a subcommand Ironwood speaks the XBoard/WinBoard protocol (CECP v2) on stdin and
-stdout; start it from a GUI, e.g. `xboard -fcp ironwood`.
+Without a subcommand Ironwood plays on stdin and stdout: UCI when the first command is
+`uci`, otherwise the XBoard/WinBoard protocol (CECP v2); start it from a GUI, e.g.
+`xboard -fcp ironwood`, or as a UCI engine.
 
 Subcommands:
   perft DEPTH [FEN]                 perft divide of FEN (default: the start position)
@@ -43,6 +44,7 @@ Options:
   --log-keep-mb MB     the oldest log files are deleted beyond this total (default 100)
   --log-level LEVEL    off, error, warn, info, protocol (all but thinking lines), debug
                        (default: $RUST_LOG if set, else debug), trace
+  --protocol P         speak P (uci or xboard) whatever the first command is
   -h, --help           this text
   -V, --version        the version
 ";
@@ -62,6 +64,15 @@ pub struct GlobalOptions {
     pub log_level: Option<LogLevel>,
     pub log_max_bytes: Option<u64>,
     pub log_keep_bytes: Option<u64>,
+    /// `--protocol`: `None` lets the first command decide.
+    pub protocol: Option<Protocol>,
+}
+
+/// The protocol spoken on stdin/stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Xboard,
+    Uci,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,6 +251,17 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
             "--log-keep-mb" => {
                 let text = value(name, inline, args, &mut i)?;
                 options.log_keep_bytes = Some(megabytes(name, text, MIN_FILE_BYTES)?);
+            }
+            "--protocol" => {
+                options.protocol = Some(match value(name, inline, args, &mut i)? {
+                    "uci" => Protocol::Uci,
+                    "xboard" => Protocol::Xboard,
+                    other => {
+                        return Err(CliError(format!(
+                            "--protocol must be uci or xboard, not `{other}`"
+                        )));
+                    }
+                });
             }
             _ => rest.push(arg.to_string()),
         }
@@ -472,6 +494,15 @@ mod tests {
         assert_eq!(c.options.log_max_bytes, Some(MB / 2));
         assert_eq!(c.options.log_keep_bytes, Some(3 * MB));
         assert_eq!(c.options.log_level, Some(LogLevel::Protocol));
+        assert_eq!(c.options.protocol, None);
+        assert_eq!(
+            cli("--protocol uci").unwrap().options.protocol,
+            Some(Protocol::Uci)
+        );
+        assert_eq!(
+            cli("--protocol=xboard").unwrap().options.protocol,
+            Some(Protocol::Xboard)
+        );
     }
 
     #[test]
@@ -596,6 +627,8 @@ mod tests {
             "tune --data d.bin --out w.rs --batch 0",
             "tune --data d.bin --out w.rs --holdout 1",
             "tune --data d.bin --out w.rs --l2 -1",
+            "--protocol",
+            "--protocol cecp",
         ] {
             assert!(cli(line).is_err(), "{line}");
         }

@@ -1,6 +1,6 @@
-//! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2).
-//! Rooms and their one-way doors: xboard -> engine -> search -> eval -> board,
-//! engine -> game -> board.
+//! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2) and UCI.
+//! Rooms and their one-way doors: protocol -> xboard | uci -> engine -> search -> eval ->
+//! board, engine -> game -> board.
 
 pub mod bench;
 pub mod board;
@@ -12,8 +12,11 @@ pub mod eval;
 pub mod game;
 pub mod limits;
 pub mod logging;
+pub mod output;
 pub mod perft_command;
+pub mod protocol;
 pub mod search;
 pub mod sys;
 pub mod tune;
+pub mod uci;
 pub mod xboard;

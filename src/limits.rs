@@ -27,6 +27,12 @@ pub struct HashSize {
     pub note: Option<String>,
 }
 
+/// The largest table this machine takes now: half the available memory (what `cap_hash_mb`
+/// allows; UCI announces it as the `Hash` maximum).
+pub fn hash_cap_mb() -> u64 {
+    (available_memory_mb() / 2).clamp(1, MAX_HASH_MB)
+}
+
 /// Caps a table size at half the available memory: a failed allocation would abort the
 /// process. `--hash` and `memory N` both go through here.
 pub fn cap_hash_mb(requested: u64) -> HashSize {

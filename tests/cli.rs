@@ -61,21 +61,28 @@ fn usage_mistakes_exit_2_with_a_message() {
 }
 
 #[test]
-fn bench_prints_positions_then_the_summary() {
+fn bench_prints_positions_then_the_summary_then_the_openbench_line() {
     let (code, out, _) = ironwood(&["bench", "2"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.len() > 10, "{out}");
     assert!(lines[0].starts_with("position  1 "), "{out}");
+    let summary: Vec<&str> = lines[lines.len() - 2].split_whitespace().collect();
+    assert_eq!(summary[0], "nodes");
+    assert_eq!(summary[2], "time_ms");
+    assert_eq!(summary[4], "nps");
+    // OpenBench's last line: `N nodes N nps`, the same figures as the summary.
     let last: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
-    assert_eq!(last[0], "nodes");
-    assert_eq!(last[2], "time_ms");
-    assert_eq!(last[4], "nps");
+    assert_eq!(last.len(), 4, "{out}");
+    assert_eq!(
+        (last[0], last[1], last[2], last[3]),
+        (summary[1], "nodes", summary[5], "nps")
+    );
     // Deterministic signature.
     let (_, again, _) = ironwood(&["bench", "2"]);
     assert_eq!(
-        again.lines().last().unwrap().split_whitespace().nth(1),
-        Some(last[1])
+        again.lines().last().unwrap().split_whitespace().next(),
+        Some(last[0])
     );
 }
 

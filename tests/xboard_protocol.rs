@@ -50,6 +50,7 @@ fn handshake_announces_every_feature_between_done_0_and_done_1() {
         "option=\"Resign -check 0\"",
         "option=\"Resign Threshold -spin 800 200 3000\"",
         "option=\"Clear Hash -button\"",
+        "option=\"MultiPV -spin 1 1 64\"",
         "option=\"Null Move -check 1\"",
         "option=\"IID -combo *Classic /// SelfDeepening /// Off\"",
     ] {

@@ -15,7 +15,9 @@ use crate::board::Color;
 use crate::board::{Move, MoveList, Position, is_legal, legal_moves};
 use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
-use crate::search::{SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher};
+use crate::search::{
+    RootMoveInfo, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher, TimeBudget,
+};
 use clock::Clock;
 use options::{EngineOptions, clamp_threads};
 use policy::DrawResignPolicy;
@@ -57,7 +59,30 @@ pub(crate) enum SearchKind {
 #[derive(Clone, Debug)]
 pub(crate) enum Report {
     Iteration(SearchInfo),
+    /// The root move now searched (after the search's first second).
+    RootMove(RootMoveInfo),
     Finished(SearchOutcome),
+}
+
+/// What a UCI `go` asks for besides the clock (set on `clock` before).
+#[derive(Clone, Debug, Default)]
+pub struct GoRequest {
+    /// Think on the clock's budget; otherwise no time limit.
+    pub timed: bool,
+    /// The clock is a fixed time per move (UCI `movetime`) to be used whole: no iteration
+    /// is left unstarted to save time, the hard limit ends the search.
+    pub whole_time: bool,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop at a mate in at most this many moves.
+    pub mate: Option<u32>,
+    /// Search only these root moves (empty: all).
+    pub only: Vec<Move>,
+    /// Answer only when stopped, even after reaching a limit.
+    pub infinite: bool,
+    /// Ponder on the position on the board (the expected reply is already on it): no clock
+    /// until `ponder_hit`.
+    pub ponder: bool,
 }
 
 /// The own move chosen from a finished search, checked against the board.
@@ -317,6 +342,8 @@ impl Engine {
             time,
             infinite: false,
             excluded: self.excluded.clone(),
+            multipv: self.options.multipv,
+            ..SearchLimits::default()
         };
         self.launch(
             SearchKind::Thinking,
@@ -344,7 +371,8 @@ impl Engine {
             nodes: None,
             time: None,
             infinite: false,
-            excluded: Vec::new(),
+            multipv: self.options.multipv,
+            ..SearchLimits::default()
         };
         self.launch(
             SearchKind::Pondering { expected },
@@ -378,9 +406,57 @@ impl Engine {
             time: None,
             infinite: true,
             excluded: self.excluded.clone(),
+            multipv: self.options.multipv,
+            ..SearchLimits::default()
         };
         self.launch(
             SearchKind::Analyzing,
+            self.game.position().clone(),
+            self.game.history_keys(),
+            limits,
+        );
+    }
+
+    /// Searches the position on the board as a UCI `go` asks. Unlike `think` and `analyze`
+    /// it always starts a search, even without a legal move (the search then ends at once
+    /// with none), so every `go` gets its report.
+    pub fn go(&mut self, request: GoRequest) {
+        self.think_started = Instant::now();
+        let side = self.game.side_to_move();
+        let time = request.timed.then(|| {
+            let budget = self
+                .clock
+                .budget(&self.game, side, self.options.move_overhead_ms);
+            if request.whole_time {
+                TimeBudget {
+                    soft_ms: u64::MAX,
+                    ..budget
+                }
+            } else {
+                budget
+            }
+        });
+        let kind = if request.ponder {
+            SearchKind::Pondering {
+                expected: self.game.moves().last().copied().unwrap_or(Move::NULL),
+            }
+        } else if request.infinite {
+            SearchKind::Analyzing
+        } else {
+            SearchKind::Thinking
+        };
+        let limits = SearchLimits {
+            depth: request.depth,
+            nodes: request.nodes,
+            time,
+            infinite: request.infinite,
+            excluded: self.excluded.clone(),
+            only: request.only,
+            mate: request.mate,
+            multipv: self.options.multipv,
+        };
+        self.launch(
+            kind,
             self.game.position().clone(),
             self.game.history_keys(),
             limits,
@@ -423,6 +499,9 @@ impl Engine {
         match report {
             SearchReport::Iteration { generation, info } => {
                 (generation == self.generation).then_some(Report::Iteration(info))
+            }
+            SearchReport::RootMove { generation, info } => {
+                (generation == self.generation).then_some(Report::RootMove(info))
             }
             SearchReport::Finished {
                 generation,

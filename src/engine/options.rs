@@ -7,6 +7,8 @@ use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Most lines a Multi-PV search reports.
+pub(crate) const MAX_MULTIPV: usize = 64;
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
 pub(crate) const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
@@ -23,6 +25,8 @@ pub(crate) struct EngineOptions {
     pub(crate) ponder: bool,
     /// The log's file size limit and folder budget.
     pub(crate) log_limits: LogLimits,
+    /// Lines each search reports (Multi-PV), 1 to `MAX_MULTIPV`.
+    pub(crate) multipv: usize,
     pub(crate) search: SearchFeatures,
 }
 
@@ -34,6 +38,7 @@ impl Default for EngineOptions {
             resign_threshold: DEFAULT_RESIGN_THRESHOLD,
             ponder: false,
             log_limits: LogLimits::default(),
+            multipv: 1,
             search: SearchFeatures::default(),
         }
     }

@@ -13,17 +13,30 @@ use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mat
 use super::stack::SearchStack;
 use super::tt::{Bound, TranspositionTable};
 use super::{
-    IidMode, SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
+    IidMode, RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchLimits,
+    SearchObserver, SearchOutcome,
 };
 
 /// How often (in nodes) a thread looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 2048;
 const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+/// New best moves found inside an iteration are shown once the search is this old.
+const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
+/// Root moves are announced (UCI `currmove`) once the search is this old.
+const CURRENT_MOVE_REPORT_AFTER: Duration = Duration::from_secs(1);
 
 struct RootMove {
     mv: Move,
     score: i32,
     nodes: u64,
+}
+
+/// What `search_root` tells its caller as it goes.
+enum RootEvent {
+    /// The search of the `index`th move (0-based) of the slice starts.
+    Searching { mv: Move, index: usize },
+    /// A new best move with an exact or lower-bound score.
+    NewBest { mv: Move, score: i32 },
 }
 
 pub struct ThreadSearch<'a> {
@@ -186,14 +199,14 @@ impl<'a> ThreadSearch<'a> {
     }
 
     /// Searches every root move at `depth` inside (alpha, beta). The best move ends first.
-    /// `on_best` is told of every new best move with an exact or lower-bound score.
+    /// `on_event` is told of each move's start and every new best move.
     fn search_root(
         &mut self,
         moves: &mut [RootMove],
         depth: i32,
         alpha: i32,
         beta: i32,
-        on_best: &mut dyn FnMut(&mut Self, Move, i32),
+        on_event: &mut dyn FnMut(&mut Self, RootEvent),
     ) -> i32 {
         let root = self.root.clone();
         let mut best = -INFINITY;
@@ -210,6 +223,7 @@ impl<'a> ThreadSearch<'a> {
                     .store(u32::from(m.raw()), Ordering::Relaxed);
                 control.root_moves_left.store(total - i, Ordering::Relaxed);
                 control.root_moves_total.store(total, Ordering::Relaxed);
+                on_event(self, RootEvent::Searching { mv: m, index: i });
             }
             let before = self.nodes;
             let child = root.make_move(m);
@@ -239,7 +253,7 @@ impl<'a> ThreadSearch<'a> {
                 best_index = i;
                 if score > alpha {
                     self.stack.update_pv(0, m);
-                    on_best(self, m, score);
+                    on_event(self, RootEvent::NewBest { mv: m, score });
                 }
                 if score >= beta {
                     break;
@@ -287,90 +301,98 @@ impl<'a> ThreadSearch<'a> {
         let mut best_pv = vec![best_move];
         let mut completed_depth = 0;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // Multi-PV: line k searches the moves left after the best k, each in its own window
+        // around its score of the last iteration. Line 0 is the one-line search itself.
+        let lines = limits.multipv.clamp(1, moves.len());
+        let mut line_scores = vec![-INFINITY; lines];
+        let mut line_moves = vec![Move::NULL; lines];
 
-        for depth in 1..=max_depth {
+        'deepening: for depth in 1..=max_depth {
             self.root_depth = depth;
             self.selective_depth = 0;
             control.depth.store(depth, Ordering::Relaxed);
-            let mut delta = 20;
-            let (mut alpha, mut beta) =
-                if self.features.aspiration && depth >= 5 && !is_mate_score(best_score) {
-                    (best_score - delta, best_score + delta)
+            let previous_best = best_move;
+            // This iteration's finished lines, best first: (first move, score, PV).
+            let mut done: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(lines);
+            for line in 0..lines {
+                let (anchor_score, anchor_move) = if line == 0 {
+                    (best_score, best_move)
                 } else {
-                    (-INFINITY, INFINITY)
+                    (line_scores[line], line_moves[line])
                 };
-            let score = loop {
-                let mut report_new_best = |this: &mut Self, m: Move, s: i32| {
-                    // A proven improvement inside the current iteration: worth showing once
-                    // the search is past its first instant.
-                    if depth > 1 && m != best_move && start.elapsed() > Duration::from_millis(50) {
-                        observer.on_iteration(&SearchInfo {
-                            depth,
-                            selective_depth: this.selective_depth as u32,
-                            score: s,
-                            elapsed: start.elapsed(),
-                            nodes: this.total_nodes(),
-                            pv: this.root_pv(),
-                        });
-                    }
-                };
-                let s =
-                    self.search_root(&mut moves, depth as i32, alpha, beta, &mut report_new_best);
+                let score = self.search_line(
+                    &mut moves[line..],
+                    depth,
+                    line,
+                    anchor_score,
+                    anchor_move,
+                    observer,
+                    start,
+                );
+
                 if self.stopped {
-                    break s;
+                    // An aborted iteration's first move is only trusted if it proved itself
+                    // better than the last completed iteration's score.
+                    if line == 0
+                        && self.stack[0].pv_len > 0
+                        && score > best_score
+                        && moves[0].mv == self.stack[0].pv[0]
+                    {
+                        best_move = self.stack[0].pv[0];
+                        best_score = score;
+                        best_pv = self.root_pv();
+                    }
+                    break 'deepening;
                 }
-                if s <= alpha && alpha > -INFINITY {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITY);
-                } else if s >= beta && beta < INFINITY {
-                    beta = (s + delta).min(INFINITY);
+
+                let line_move = moves[line].mv;
+                let pv = if self.stack[0].pv_len > 0 && self.stack[0].pv[0] == line_move {
+                    self.root_pv()
                 } else {
-                    break s;
+                    vec![line_move]
+                };
+                // A later line can outscore an earlier one (the table learnt meanwhile): keep
+                // the lines, and the root moves with them, in score order.
+                let place = done
+                    .iter()
+                    .position(|(_, s, _)| *s < score)
+                    .unwrap_or(done.len());
+                done.insert(place, (line_move, score, pv));
+                moves[place..=line].rotate_right(1);
+                if line == 0 {
+                    completed_depth = depth;
                 }
-                delta += delta / 2 + 10;
-                if delta > 1000 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
+                if place == 0 {
+                    best_move = done[0].0;
+                    best_score = done[0].1;
+                    best_pv = done[0].2.clone();
                 }
-            };
-
-            if self.stopped {
-                // An aborted iteration's first move is only trusted if it proved itself
-                // better than the last completed iteration's score.
-                if self.stack[0].pv_len > 0
-                    && score > best_score
-                    && moves[0].mv == self.stack[0].pv[0]
-                {
-                    best_move = self.stack[0].pv[0];
-                    best_score = score;
-                    best_pv = self.root_pv();
+                self.flush_nodes();
+                // The new line, and any line it pushed down, under their new numbers.
+                for (index, (_, score, pv)) in done.iter().enumerate().skip(place) {
+                    observer.on_iteration(&SearchInfo {
+                        depth,
+                        selective_depth: self.selective_depth as u32,
+                        multipv: index + 1,
+                        score: *score,
+                        bound: ScoreBound::Exact,
+                        elapsed: start.elapsed(),
+                        nodes: self.total_nodes(),
+                        hashfull: self.tt.hashfull() as u32,
+                        pv: pv.clone(),
+                    });
                 }
-                break;
             }
-
-            completed_depth = depth;
-            let previous_best = std::mem::replace(&mut best_move, moves[0].mv);
-            best_score = score;
-            best_pv = if self.stack[0].pv_len > 0 && self.stack[0].pv[0] == best_move {
-                self.root_pv()
-            } else {
-                vec![best_move]
-            };
-            self.flush_nodes();
-            observer.on_iteration(&SearchInfo {
-                depth,
-                selective_depth: self.selective_depth as u32,
-                score,
-                elapsed: start.elapsed(),
-                nodes: self.total_nodes(),
-                pv: best_pv.clone(),
-            });
+            for (index, (mv, score, _)) in done.iter().enumerate() {
+                line_moves[index] = *mv;
+                line_scores[index] = *score;
+            }
 
             if self.should_stop_deepening(
                 limits,
                 control,
                 depth,
-                score,
+                best_score,
                 &moves,
                 previous_best,
                 best_move,
@@ -396,6 +418,84 @@ impl<'a> ThreadSearch<'a> {
         }
     }
 
+    /// One line of an iteration: `moves` (the root moves not taken by earlier lines) searched
+    /// at `depth` inside an aspiration window around `anchor_score`, widened until the score
+    /// falls inside it. Reports new best moves (other than `anchor_move`) and, after the
+    /// first second, each root move as its search starts.
+    #[allow(clippy::too_many_arguments)]
+    fn search_line(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: u32,
+        line: usize,
+        anchor_score: i32,
+        anchor_move: Move,
+        observer: &mut dyn SearchObserver,
+        start: Instant,
+    ) -> i32 {
+        let mut delta = 20;
+        let (mut alpha, mut beta) =
+            if self.features.aspiration && depth >= 5 && !is_mate_score(anchor_score) {
+                (anchor_score - delta, anchor_score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let mut report = |this: &mut Self, event: RootEvent| match event {
+                // A proven improvement inside the current iteration: worth showing once
+                // the search is past its first instant.
+                RootEvent::NewBest { mv, score } => {
+                    if depth > 1 && mv != anchor_move && start.elapsed() > NEW_BEST_REPORT_AFTER {
+                        observer.on_iteration(&SearchInfo {
+                            depth,
+                            selective_depth: this.selective_depth as u32,
+                            multipv: line + 1,
+                            score,
+                            bound: if score >= beta {
+                                ScoreBound::Lower
+                            } else {
+                                ScoreBound::Exact
+                            },
+                            elapsed: start.elapsed(),
+                            nodes: this.total_nodes(),
+                            hashfull: this.tt.hashfull() as u32,
+                            pv: this.root_pv(),
+                        });
+                    }
+                }
+                RootEvent::Searching { mv, index } => {
+                    let elapsed = start.elapsed();
+                    if elapsed >= CURRENT_MOVE_REPORT_AFTER {
+                        observer.on_root_move(&RootMoveInfo {
+                            depth,
+                            mv,
+                            number: line + index + 1,
+                            elapsed,
+                            nodes: this.total_nodes(),
+                        });
+                    }
+                }
+            };
+            let s = self.search_root(moves, depth as i32, alpha, beta, &mut report);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITY);
+            } else if s >= beta && beta < INFINITY {
+                beta = (s + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn should_stop_deepening(
         &self,
@@ -411,6 +511,13 @@ impl<'a> ThreadSearch<'a> {
             return false;
         }
         if self.past_soft_node_limit() {
+            return true;
+        }
+        // `go mate N`: done as soon as a mate that short is found.
+        if let (Some(wanted), Some(plies)) = (limits.mate, mate_plies(score))
+            && plies > 0
+            && plies.unsigned_abs().div_ceil(2) <= wanted
+        {
             return true;
         }
         // A proven mate (for either side) cannot become anything but a shorter mate by
@@ -462,7 +569,7 @@ impl<'a> ThreadSearch<'a> {
                 depth as i32,
                 -INFINITY,
                 INFINITY,
-                &mut |_, _, _| {},
+                &mut |_, _| {},
             );
             if self.stopped {
                 break;

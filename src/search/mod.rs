@@ -82,18 +82,50 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Root moves not to search (`exclude`); empty means all.
     pub excluded: Vec<Move>,
+    /// Root moves to search, the rest excluded (UCI `searchmoves`); empty means all.
+    pub only: Vec<Move>,
+    /// Stop once a mate in at most this many moves is found (UCI `go mate`).
+    pub mate: Option<u32>,
+    /// Lines to search and report each iteration (Multi-PV); 0 and 1 both mean one.
+    pub multipv: usize,
 }
 
-/// One finished iteration (or a new best move at the root), for thinking output.
+/// What a reported score is: exact, or only a bound from a window that failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    /// The true score is at least this (a fail high).
+    Lower,
+    /// The true score is at most this (a fail low).
+    Upper,
+}
+
+/// One finished line of an iteration (or a new best move at the root), for thinking output.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
     pub depth: u32,
     pub selective_depth: u32,
+    /// Which line: 1 is the best move, 2 the best of the others, ... (Multi-PV).
+    pub multipv: usize,
     /// From the side to move at the root, in centipawns or as a mate score.
     pub score: i32,
+    pub bound: ScoreBound,
     pub elapsed: Duration,
     pub nodes: u64,
+    /// Permille of the table's sampled entries written by this search.
+    pub hashfull: u32,
     pub pv: Vec<Move>,
+}
+
+/// The root move whose search is starting (told once the search is past its first second).
+#[derive(Clone, Copy, Debug)]
+pub struct RootMoveInfo {
+    pub depth: u32,
+    pub mv: Move,
+    /// 1 for the first move searched in this iteration.
+    pub number: usize,
+    pub elapsed: Duration,
+    pub nodes: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +152,8 @@ impl SearchOutcome {
 
 pub trait SearchObserver {
     fn on_iteration(&mut self, info: &SearchInfo);
+    /// For UCI's `currmove`; ignored unless an observer wants it.
+    fn on_root_move(&mut self, _info: &RootMoveInfo) {}
 }
 
 /// Observer that ignores everything (bench, tests).
@@ -272,7 +306,8 @@ impl Searcher {
         legal_moves(root, &mut root_moves);
         let mut allowed = MoveList::new();
         for &m in &root_moves {
-            if !limits.excluded.contains(&m) {
+            if !limits.excluded.contains(&m) && (limits.only.is_empty() || limits.only.contains(&m))
+            {
                 allowed.push(m);
             }
         }

@@ -217,7 +217,6 @@ impl TranspositionTable {
     }
 
     /// Permille of the first thousand buckets' entries used in this search (for `hashfull`).
-    #[expect(dead_code, reason = "kept for UCI's `info hashfull` (issue 13)")]
     pub(crate) fn hashfull(&self) -> usize {
         let sample = self.buckets.len().min(1000);
         let mut used = 0;

@@ -8,8 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{
-    SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver, SearchOutcome,
-    SearchStatus, Searcher, TimeBudget,
+    RootMoveInfo, SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver,
+    SearchOutcome, SearchStatus, Searcher, TimeBudget,
 };
 use crate::board::Position;
 
@@ -28,6 +28,11 @@ pub(crate) enum SearchReport {
     Iteration {
         generation: u64,
         info: SearchInfo,
+    },
+    /// The root move now being searched (UCI `currmove`), once the search is a second old.
+    RootMove {
+        generation: u64,
+        info: RootMoveInfo,
     },
     Finished {
         generation: u64,
@@ -72,6 +77,13 @@ impl SearchObserver for Forward<'_> {
         (self.report)(SearchReport::Iteration {
             generation: self.generation,
             info: info.clone(),
+        });
+    }
+
+    fn on_root_move(&mut self, info: &RootMoveInfo) {
+        (self.report)(SearchReport::RootMove {
+            generation: self.generation,
+            info: *info,
         });
     }
 }

@@ -3,7 +3,7 @@
 //! technique.
 
 use crate::engine::options::{
-    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, RESIGN_THRESHOLD_RANGE, SWITCHES,
+    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, RESIGN_THRESHOLD_RANGE, SWITCHES,
 };
 
 use crate::logging::{MAX_LOG_MB, MB};
@@ -90,6 +90,8 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
             "Log Keep MB -spin {} 1 {MAX_LOG_MB}",
             whole_mb(options.log_limits.keep_bytes)
         ),
+        // XBoard shows its "fewer / more" control in the analysis window for this name.
+        format!("MultiPV -spin {} 1 {MAX_MULTIPV}", options.multipv),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
@@ -151,6 +153,10 @@ pub(crate) fn set(
             }
             Ok(OptionEffect::LogLimits)
         }
+        "MultiPV" => {
+            options.multipv = spin(1, MAX_MULTIPV as i64)? as usize;
+            Ok(OptionEffect::Nothing)
+        }
         "IID" => {
             let (_, mode) = IID_CHOICES
                 .iter()
@@ -190,6 +196,7 @@ mod tests {
                 "Clear Hash -button",
                 "Log Max MB -spin 10 1 1048576",
                 "Log Keep MB -spin 100 1 1048576",
+                "MultiPV -spin 1 1 64",
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
                 "Reverse Futility -check 1",
@@ -207,8 +214,8 @@ mod tests {
         set(&mut options, "Move Overhead", Some("75")).unwrap();
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
-        assert_eq!(changed[9], "Futility -check 0");
-        assert_eq!(changed[15], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[10], "Futility -check 0");
+        assert_eq!(changed[16], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]
@@ -234,6 +241,8 @@ mod tests {
         );
         set(&mut options, "Resign", Some("1")).unwrap();
         assert!(options.resign);
+        set(&mut options, "MultiPV", Some("3")).unwrap();
+        assert_eq!(options.multipv, 3);
         set(&mut options, "Resign Threshold", Some("200")).unwrap();
         assert_eq!(options.resign_threshold, 200);
         assert_eq!(

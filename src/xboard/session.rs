@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
-use super::output::Output;
 use crate::board::{Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, parse_move};
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::logging;
+use crate::output::Output;
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
@@ -674,6 +674,8 @@ impl Session {
                     Mode::Observing | Mode::Waiting => {}
                 }
             }
+            // XBoard has no current-move line (`stat01` polls instead).
+            Report::RootMove(_) => {}
             Report::Finished(outcome) => {
                 if self.is_thinking() {
                     self.play(&outcome);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::*;
 use crate::engine::options::EngineOptions;
 use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
-use crate::search::{MATE, SearchLimits};
+use crate::search::{MATE, ScoreBound, SearchLimits};
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);
@@ -128,9 +128,12 @@ impl Harness {
         let info = SearchInfo {
             depth,
             selective_depth: depth,
+            multipv: 1,
             score,
+            bound: ScoreBound::Exact,
             elapsed: Duration::from_millis(1230),
             nodes: 4567,
+            hashfull: 0,
             pv: pv.to_vec(),
         };
         self.session

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Source: copied from shared/tools/match.py (match.py 1.0, sha256 9865bd33...fd1c4) for
-# tests/clients/run.sh.  Local change, marked "ironwood:": the engine key ponder=1 makes
-# python-chess play that engine with ponder=True (it sends "hard" and lets it ponder).
+# tests/clients/run.sh.  Local changes, marked "ironwood:": the engine key ponder=1 makes
+# python-chess play that engine with ponder=True (it sends "hard" and lets it ponder); XBoard
+# options python-chess manages itself (MultiPV, Ponder) stay out of its target config.
 """match.py - play real games between chess engines and measure them.
 
 Engines speak the WinBoard/XBoard protocol (CECP, protocol 2) or UCI and are
@@ -424,7 +425,9 @@ class XBoardEngineProtocol(Instrumented, chess.engine.XBoardProtocol):
             keep[opt.name] = opt
             if opt.default is not None:
                 self.config[opt.name] = opt.default
-                self.target_config[opt.name] = opt.default
+                # ironwood: python-chess sets MultiPV and Ponder itself and refuses them here.
+                if not opt.is_managed():
+                    self.target_config[opt.name] = opt.default
         self.options = keep
 
     # -- outgoing -----------------------------------------------------------

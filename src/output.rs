@@ -1,5 +1,6 @@
-//! The only writer of protocol text: one whole line at a time through a locked handle,
-//! flushed after every line (a GUI reads a pipe, which Rust may buffer), and logged.
+//! The only writer of protocol text, for both protocol rooms: one whole line at a time
+//! through a locked handle, flushed after every line (a GUI reads a pipe, which Rust may
+//! buffer), and logged at debug level like every line read.
 
 use std::io::Write;
 use std::sync::Mutex;

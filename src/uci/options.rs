@@ -1,0 +1,272 @@
+//! The options a UCI GUI sees after `uci` (`option name ... type ...`) and sets with
+//! `setoption`: the engine core's settings under the names Stockfish-era GUIs expect, and
+//! the same technique switches XBoard offers. Names match case-insensitively, as UCI asks.
+
+use crate::engine::options::{
+    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, SWITCHES, clamp_threads,
+};
+use crate::limits::hash_cap_mb;
+
+/// What the session must do after `setoption`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionEffect {
+    /// The value is in `EngineOptions` already.
+    Nothing,
+    /// Resize the table to this many MB.
+    Hash(u64),
+    Threads(u64),
+    ClearHash,
+    /// Hand the new `SearchFeatures` to the search thread.
+    SearchFeatures,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OptionError {
+    Unknown(String),
+    BadValue {
+        name: String,
+        value: String,
+    },
+    /// A number outside the announced range.
+    OutOfRange {
+        name: String,
+        value: String,
+        low: u64,
+        high: u64,
+    },
+}
+
+impl OptionError {
+    /// The `info string ...` reply.
+    pub(crate) fn reply(&self) -> String {
+        match self {
+            OptionError::Unknown(name) => format!("info string error (unknown option): {name}"),
+            OptionError::BadValue { name, value } => {
+                format!("info string error (invalid option value): {name} = {value}")
+            }
+            OptionError::OutOfRange {
+                name,
+                value,
+                low,
+                high,
+            } => format!(
+                "info string error (option value out of range {low} to {high}): {name} = {value}"
+            ),
+        }
+    }
+}
+
+/// The `option name ...` lines after `uci`, defaults from the current settings.
+pub(crate) fn announcements(
+    options: &EngineOptions,
+    hash_mb: usize,
+    threads: usize,
+) -> Vec<String> {
+    let cores = clamp_threads(u64::MAX);
+    let mut lines = vec![
+        format!(
+            "option name Hash type spin default {hash_mb} min 1 max {}",
+            hash_cap_mb().max(hash_mb as u64)
+        ),
+        format!("option name Threads type spin default {threads} min 1 max {cores}"),
+        format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            options.multipv
+        ),
+        format!("option name Ponder type check default {}", options.ponder),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+            options.move_overhead_ms
+        ),
+        "option name Clear Hash type button".to_string(),
+    ];
+    let mut features = options.search;
+    for (name, get) in SWITCHES {
+        lines.push(format!(
+            "option name {name} type check default {}",
+            *get(&mut features)
+        ));
+    }
+    let default = IID_CHOICES
+        .iter()
+        .find(|(_, mode)| *mode == options.search.iid)
+        .map_or("Classic", |(name, _)| name);
+    let vars: Vec<String> = IID_CHOICES
+        .iter()
+        .map(|(name, _)| format!("var {name}"))
+        .collect();
+    lines.push(format!(
+        "option name IID type combo default {default} {}",
+        vars.join(" ")
+    ));
+    lines
+}
+
+fn parse_check(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" => Some(true),
+        "false" | "0" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// An integer within [low, high]; anything else is refused and changes nothing.
+fn parse_spin(name: &str, value: &str, low: u64, high: u64) -> Result<u64, OptionError> {
+    let v: i128 = value.parse().map_err(|_| OptionError::BadValue {
+        name: name.to_string(),
+        value: value.to_string(),
+    })?;
+    if v < i128::from(low) || v > i128::from(high) {
+        return Err(OptionError::OutOfRange {
+            name: name.to_string(),
+            value: value.to_string(),
+            low,
+            high,
+        });
+    }
+    Ok(v as u64)
+}
+
+/// Applies `setoption name NAME [value VALUE]`.
+pub(crate) fn set(
+    options: &mut EngineOptions,
+    name: &str,
+    value: Option<&str>,
+) -> Result<OptionEffect, OptionError> {
+    let raw = value.unwrap_or("");
+    let value = raw.trim();
+    let bad = || OptionError::BadValue {
+        name: name.to_string(),
+        value: raw.to_string(),
+    };
+    let key = name.to_ascii_lowercase();
+    match key.as_str() {
+        "hash" => Ok(OptionEffect::Hash(parse_spin(
+            name,
+            value,
+            1,
+            hash_cap_mb(),
+        )?)),
+        "threads" => Ok(OptionEffect::Threads(parse_spin(
+            name,
+            value,
+            1,
+            clamp_threads(u64::MAX) as u64,
+        )?)),
+        "multipv" => {
+            options.multipv = parse_spin(name, value, 1, MAX_MULTIPV as u64)? as usize;
+            Ok(OptionEffect::Nothing)
+        }
+        "ponder" => {
+            options.ponder = parse_check(value).ok_or_else(bad)?;
+            Ok(OptionEffect::Nothing)
+        }
+        "move overhead" => {
+            options.move_overhead_ms = parse_spin(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
+            Ok(OptionEffect::Nothing)
+        }
+        "clear hash" => Ok(OptionEffect::ClearHash),
+        "iid" => {
+            let (_, mode) = IID_CHOICES
+                .iter()
+                .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
+                .ok_or_else(bad)?;
+            options.search.iid = *mode;
+            Ok(OptionEffect::SearchFeatures)
+        }
+        _ => {
+            let (_, get) = SWITCHES
+                .iter()
+                .find(|(switch, _)| switch.eq_ignore_ascii_case(name))
+                .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+            *get(&mut options.search) = parse_check(value).ok_or_else(bad)?;
+            Ok(OptionEffect::SearchFeatures)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_announced_option_can_be_set_to_its_default() {
+        let mut options = EngineOptions::default();
+        for line in announcements(&options.clone(), 64, 1) {
+            let rest = line.strip_prefix("option name ").unwrap();
+            let (name, kind) = rest.split_once(" type ").unwrap();
+            let value = kind.split_once(" default ").map(|(_, d)| {
+                d.split(" min ")
+                    .next()
+                    .unwrap()
+                    .split(" var ")
+                    .next()
+                    .unwrap()
+            });
+            assert!(
+                set(&mut options, name, value).is_ok(),
+                "{line}: {:?}",
+                set(&mut options, name, value)
+            );
+        }
+    }
+
+    #[test]
+    fn names_match_whatever_their_case() {
+        let mut options = EngineOptions::default();
+        assert_eq!(
+            set(&mut options, "multipv", Some("3")),
+            Ok(OptionEffect::Nothing)
+        );
+        assert_eq!(options.multipv, 3);
+        assert_eq!(
+            set(&mut options, "HASH", Some("128")),
+            Ok(OptionEffect::Hash(128))
+        );
+        assert_eq!(
+            set(&mut options, "null move", Some("false")),
+            Ok(OptionEffect::SearchFeatures)
+        );
+        assert!(!options.search.null_move);
+        assert_eq!(
+            set(&mut options, "Clear Hash", None),
+            Ok(OptionEffect::ClearHash)
+        );
+    }
+
+    #[test]
+    fn bad_or_out_of_range_values_are_refused_and_change_nothing() {
+        let mut options = EngineOptions::default();
+        for (name, value) in [
+            ("MultiPV", "1000"),
+            ("MultiPV", "0"),
+            ("Move Overhead", "-5"),
+        ] {
+            let error = set(&mut options, name, Some(value)).unwrap_err();
+            assert!(matches!(error, OptionError::OutOfRange { .. }), "{name}");
+        }
+        assert_eq!(
+            set(&mut options, "MultiPV", Some("65"))
+                .unwrap_err()
+                .reply(),
+            "info string error (option value out of range 1 to 64): MultiPV = 65"
+        );
+        assert_eq!(options.multipv, 1);
+        assert_eq!(options.move_overhead_ms, 30);
+        for (name, value) in [
+            ("MultiPV", "three"),
+            ("Hash", ""),
+            ("Ponder", "maybe"),
+            ("IID", "Sometimes"),
+            ("Futility", "2"),
+        ] {
+            let error = set(&mut options, name, Some(value)).unwrap_err();
+            assert!(matches!(error, OptionError::BadValue { .. }), "{name}");
+            assert!(error.reply().starts_with("info string error"));
+        }
+        assert_eq!(
+            set(&mut options, "Frobnicate", Some("1")),
+            Err(OptionError::Unknown("Frobnicate".to_string()))
+        );
+    }
+}

@@ -1,0 +1,470 @@
+//! UCI over the engine core: turns each `Event` into core calls and UCI replies. A `go`
+//! owes exactly one `bestmove`; infinite and ponder searches hold it until `stop` or
+//! `ponderhit`. Commands that need the board or the table while a search runs stop that
+//! search and wait, in order, until its `bestmove` is out.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use super::command::{Command, GoParameters, StartPosition, parse_command};
+use super::options::{self, OptionEffect};
+use crate::board::{Color, Move, Position, is_legal, parse_coordinate};
+use crate::engine::{Engine, Event, GoRequest, Report};
+use crate::game::Game;
+use crate::output::Output;
+use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
+
+/// Whether the session goes on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Settings fixed at start-up (command line), announced as the options' defaults.
+#[derive(Clone, Debug)]
+pub(crate) struct SessionConfig {
+    pub(crate) hash_mb: usize,
+    pub(crate) threads: usize,
+    /// Said once as `info string` after `uciok` (e.g. the log folder is not writable).
+    pub(crate) startup_warning: Option<String>,
+}
+
+/// What a running `go` is waiting for before its `bestmove` may go out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Waiting {
+    /// Nothing: the search ends by its own limits.
+    Nothing,
+    /// `go infinite`: `stop`.
+    Stop,
+    /// `go ponder`: `ponderhit` (then it is a timed search) or `stop`.
+    PonderHit,
+}
+
+/// The `go` whose `bestmove` is still owed.
+struct ActiveSearch {
+    waiting: Waiting,
+    /// A `stop` was sent to the search (by the GUI or to make way for a held command).
+    stopping: bool,
+    /// The search ended before `stop`/`ponderhit` allowed its answer out.
+    early: Option<SearchOutcome>,
+}
+
+/// Longest `isready` waits for the search thread to finish a table clear or resize.
+const IDLE_WAIT: Duration = Duration::from_secs(20);
+
+pub(crate) struct Session {
+    out: Output,
+    engine: Engine,
+    config: SessionConfig,
+    debug: bool,
+    search: Option<ActiveSearch>,
+    /// Lines that came while a search had to end first, in arrival order.
+    held: VecDeque<String>,
+}
+
+/// What became of one line.
+enum Handled {
+    Done(Flow),
+    /// It must wait for the running search's `bestmove`.
+    Hold,
+}
+
+impl Session {
+    pub(crate) fn new(engine: Engine, out: Output, config: SessionConfig) -> Session {
+        Session {
+            out,
+            engine,
+            config,
+            debug: false,
+            search: None,
+            held: VecDeque::new(),
+        }
+    }
+
+    pub(crate) fn handle(&mut self, event: Event) -> Flow {
+        let flow = match event {
+            Event::Line(line) => self.line(line),
+            Event::Eof => {
+                log::info!("end of input: quitting");
+                Flow::Quit
+            }
+            Event::Search(report) => self.report(report),
+        };
+        if flow == Flow::Quit {
+            self.engine.abort();
+        }
+        // The log folder failed mid-game: said once, like the start-up warning.
+        if let Some(warning) = crate::logging::take_failure() {
+            self.info_string(&warning);
+        }
+        flow
+    }
+
+    fn line(&mut self, line: String) -> Flow {
+        if !self.held.is_empty() {
+            // Keep the order: this waits behind the held ones (only `quit` jumps the queue).
+            if matches!(parse_command(&line), Ok(Some(Command::Quit))) {
+                return Flow::Quit;
+            }
+            self.held.push_back(line);
+            return Flow::Continue;
+        }
+        match self.dispatch(&line) {
+            Handled::Done(flow) => flow,
+            Handled::Hold => {
+                self.held.push_back(line);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Replays held lines once no search runs; stops at one that must wait again.
+    fn drain_held(&mut self) -> Flow {
+        while self.search.is_none() {
+            let Some(line) = self.held.pop_front() else {
+                break;
+            };
+            match self.dispatch(&line) {
+                Handled::Done(Flow::Quit) => return Flow::Quit,
+                Handled::Done(Flow::Continue) => {}
+                Handled::Hold => {
+                    self.held.push_front(line);
+                    break;
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn dispatch(&mut self, line: &str) -> Handled {
+        let command = match parse_command(line) {
+            Ok(None) => return Handled::Done(Flow::Continue),
+            Ok(Some(command)) => command,
+            Err(error) => {
+                self.out.line(&error.reply());
+                return Handled::Done(Flow::Continue);
+            }
+        };
+        if self.search.is_some() {
+            return match command {
+                Command::Stop => Handled::Done(self.stop()),
+                Command::PonderHit => Handled::Done(self.ponder_hit()),
+                Command::IsReady => {
+                    self.out.line("readyok");
+                    Handled::Done(Flow::Continue)
+                }
+                Command::Quit => Handled::Done(Flow::Quit),
+                Command::Debug(on) => {
+                    self.debug = on;
+                    Handled::Done(Flow::Continue)
+                }
+                // Anything else needs the board or the table: end the search first.
+                _ => {
+                    if self.stop() == Flow::Quit {
+                        return Handled::Done(Flow::Quit);
+                    }
+                    if self.search.is_some() {
+                        Handled::Hold
+                    } else {
+                        Handled::Done(self.command(command))
+                    }
+                }
+            };
+        }
+        Handled::Done(self.command(command))
+    }
+
+    /// A command with no search running.
+    fn command(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => self.identify(),
+            Command::Debug(on) => {
+                self.debug = on;
+                log::info!("uci debug {}", if on { "on" } else { "off" });
+            }
+            Command::IsReady => {
+                // GUIs start the clock after `readyok`: a table clear or resize that
+                // `ucinewgame` or `setoption` queued finishes first.
+                if !self.engine.wait_idle(IDLE_WAIT) {
+                    log::warn!("search thread still busy after {IDLE_WAIT:?}; answering isready");
+                }
+                self.out.line("readyok");
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register => log::debug!("register: nothing to register"),
+            Command::UciNewGame => self.engine.new_game(),
+            Command::Position { start, moves } => self.position(&start, &moves),
+            Command::Go(parameters) => self.go(&parameters),
+            Command::Stop => log::debug!("stop without a search"),
+            Command::PonderHit => log::debug!("ponderhit without a ponder search"),
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn identify(&mut self) {
+        self.out
+            .line(&format!("id name Ironwood {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Ironwood developers");
+        for line in options::announcements(
+            &self.engine.options,
+            self.config.hash_mb,
+            self.config.threads,
+        ) {
+            self.out.line(&line);
+        }
+        self.out.line("uciok");
+        if let Some(warning) = self.config.startup_warning.take() {
+            self.info_string(&warning);
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::set(&mut self.engine.options, name, value) {
+            Ok(OptionEffect::Nothing) => log::info!("option {name} = {value:?}"),
+            Ok(OptionEffect::Hash(mb)) => {
+                let mb = self.engine.set_hash_mb(mb);
+                self.config.hash_mb = mb;
+            }
+            Ok(OptionEffect::Threads(n)) => {
+                let n = self.engine.set_threads(n);
+                self.config.threads = n;
+            }
+            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+            Err(error) => self.out.line(&error.reply()),
+        }
+    }
+
+    /// `position`: built aside and adopted only if the FEN and every move are good.
+    fn position(&mut self, start: &StartPosition, moves: &[String]) {
+        let position = match start {
+            StartPosition::StartPos => Position::startpos(),
+            StartPosition::Fen(fen) => match Position::from_fen(fen) {
+                Ok(position) => position,
+                Err(error) => {
+                    self.info_string(&format!(
+                        "error (bad FEN, position unchanged): {fen}: {error}"
+                    ));
+                    return;
+                }
+            },
+        };
+        let mut game = Game::new(position.clone());
+        let mut played = Vec::with_capacity(moves.len());
+        for text in moves {
+            match parse_coordinate(game.position(), text) {
+                Ok(m) if is_legal(game.position(), m) => {
+                    game.push(m);
+                    played.push(m);
+                }
+                _ => {
+                    self.info_string(&format!(
+                        "error (illegal move, position unchanged): {text} in {}",
+                        game.position().to_fen()
+                    ));
+                    return;
+                }
+            }
+        }
+        self.engine.set_position(position);
+        for m in played {
+            self.engine.push_move(m);
+        }
+    }
+
+    fn go(&mut self, go: &GoParameters) {
+        let side = self.engine.position().side_to_move();
+        let (own, opponent, increment) = match side {
+            Color::White => (go.wtime, go.btime, go.winc),
+            Color::Black => (go.btime, go.wtime, go.binc),
+        };
+        let ply = self.engine.game().ply();
+        let timed = if let Some(ms) = go.movetime {
+            self.engine
+                .clock
+                .set_control(TimeControl::FixedPerMove { ms }, ply);
+            true
+        } else if let Some(own) = own {
+            self.engine.clock.set_control(
+                TimeControl::Conventional {
+                    moves_per_session: go.movestogo.unwrap_or(0),
+                    base_ms: 0,
+                    increment_ms: increment.unwrap_or(0).max(0) as u64,
+                },
+                ply,
+            );
+            self.engine.clock.set_own_ms(own);
+            self.engine.clock.set_opponent_ms(opponent.unwrap_or(own));
+            true
+        } else {
+            false
+        };
+        let mut only = Vec::new();
+        for text in &go.searchmoves {
+            match parse_coordinate(self.engine.position(), text) {
+                Ok(m) if is_legal(self.engine.position(), m) => only.push(m),
+                _ => self.info_string(&format!(
+                    "error (illegal searchmoves move, ignored): {text}"
+                )),
+            }
+        }
+        let waiting = if go.ponder {
+            Waiting::PonderHit
+        } else if go.infinite {
+            Waiting::Stop
+        } else {
+            Waiting::Nothing
+        };
+        self.search = Some(ActiveSearch {
+            waiting,
+            stopping: false,
+            early: None,
+        });
+        let request = GoRequest {
+            timed: timed && !go.infinite,
+            whole_time: go.movetime.is_some(),
+            depth: go.depth.filter(|&d| d > 0),
+            nodes: go.nodes,
+            mate: go.mate.filter(|&m| m > 0),
+            only,
+            infinite: go.infinite,
+            ponder: go.ponder,
+        };
+        if self.debug {
+            self.info_string(&format!("search {request:?}"));
+        }
+        self.engine.go(request);
+    }
+
+    /// Ends the running search; its `bestmove` goes out when it has wound down (at once if
+    /// it had already ended).
+    fn stop(&mut self) -> Flow {
+        let Some(search) = self.search.as_mut() else {
+            return Flow::Continue;
+        };
+        search.waiting = Waiting::Nothing;
+        if let Some(outcome) = search.early.take() {
+            return self.best_move(&outcome);
+        }
+        if !search.stopping {
+            search.stopping = true;
+            self.engine.stop();
+        }
+        Flow::Continue
+    }
+
+    fn ponder_hit(&mut self) -> Flow {
+        let Some(search) = self.search.as_mut() else {
+            return Flow::Continue;
+        };
+        if search.waiting != Waiting::PonderHit {
+            log::debug!("ponderhit for a search that is not pondering");
+            return Flow::Continue;
+        }
+        search.waiting = Waiting::Nothing;
+        if let Some(outcome) = search.early.take() {
+            return self.best_move(&outcome);
+        }
+        let side = self.engine.position().side_to_move();
+        self.engine.ponder_hit(side);
+        Flow::Continue
+    }
+
+    fn report(&mut self, report: crate::search::worker::SearchReport) -> Flow {
+        let Some(report) = self.engine.accept(report) else {
+            return Flow::Continue;
+        };
+        match report {
+            Report::Iteration(info) => {
+                if self.search.is_some() {
+                    self.info_line(&info);
+                }
+            }
+            Report::RootMove(info) => {
+                if self.search.is_some() {
+                    self.current_move_line(&info);
+                }
+            }
+            Report::Finished(outcome) => {
+                let Some(search) = self.search.as_mut() else {
+                    return Flow::Continue;
+                };
+                if search.waiting != Waiting::Nothing {
+                    // A ponder or infinite search that ended by itself (a mate, a depth
+                    // limit, no legal move) keeps its answer until it may be given.
+                    search.early = Some(outcome);
+                    return Flow::Continue;
+                }
+                return self.best_move(&outcome);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// `bestmove X [ponder Y]`, ending the `go`; then the held lines get their turn. The
+    /// board cannot have changed since the `go`: every command that changes it was held.
+    fn best_move(&mut self, outcome: &SearchOutcome) -> Flow {
+        if self.search.take().is_none() {
+            return Flow::Continue;
+        }
+        match self.engine.choose_move(outcome) {
+            // No legal move: UCI's null move.
+            None => self.out.line("bestmove 0000"),
+            Some(chosen) => {
+                let after = self.engine.position().make_move(chosen.best);
+                match chosen.ponder.filter(|&p| is_legal(&after, p)) {
+                    Some(reply) => self
+                        .out
+                        .line(&format!("bestmove {} ponder {reply}", chosen.best)),
+                    None => self.out.line(&format!("bestmove {}", chosen.best)),
+                }
+            }
+        }
+        self.drain_held()
+    }
+
+    /// `info depth .. seldepth .. multipv .. score .. nodes .. nps .. hashfull .. tbhits 0
+    /// time .. pv ..`.
+    fn info_line(&mut self, info: &SearchInfo) {
+        let ms = info.elapsed.as_millis();
+        let nps = u128::from(info.nodes) * 1000 / ms.max(1);
+        let score = match mate_moves(info.score) {
+            Some(moves) => format!("mate {moves}"),
+            None => format!("cp {}", info.score),
+        };
+        let bound = match info.bound {
+            ScoreBound::Exact => "",
+            ScoreBound::Lower => " lowerbound",
+            ScoreBound::Upper => " upperbound",
+        };
+        let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+        self.out.thinking(&format!(
+            "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} \
+             hashfull {} tbhits 0 time {ms} pv {}",
+            info.depth,
+            info.selective_depth.max(info.depth),
+            info.multipv,
+            info.nodes,
+            info.hashfull,
+            pv.join(" ")
+        ));
+    }
+
+    fn current_move_line(&mut self, info: &RootMoveInfo) {
+        self.out.thinking(&format!(
+            "info depth {} currmove {} currmovenumber {}",
+            info.depth, info.mv, info.number
+        ));
+    }
+
+    /// `info string TEXT`; control characters in echoed input become `?`.
+    fn info_string(&self, text: &str) {
+        let printable: String = text
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        self.out.line(&format!("info string {printable}"));
+    }
+}
