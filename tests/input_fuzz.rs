@@ -48,23 +48,12 @@ fn mutate_fen(rng: &mut StdRng, fen: &str) -> String {
                     2 => u64::MAX.to_string(),
                     _ => format!("-{}", rng.gen_range(0u32..100)),
                 };
-                let mut fields: Vec<String> = text
-                    .iter()
-                    .collect::<String>()
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect();
-                let i = rng.gen_range(0..=fields.len());
-                fields.insert(i.min(fields.len()), number);
+                let mut fields = split_fields(&text);
+                insert_at_random(rng, &mut fields, |_| number);
                 text = fields.join(" ").chars().collect();
             }
             5 => {
-                let mut fields: Vec<String> = text
-                    .iter()
-                    .collect::<String>()
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect();
+                let mut fields = split_fields(&text);
                 if fields.len() > 1 {
                     let (a, b) = (
                         rng.gen_range(0..fields.len()),
@@ -81,6 +70,15 @@ fn mutate_fen(rng: &mut StdRng, fen: &str) -> String {
         }
     }
     text.into_iter().collect()
+}
+
+/// The text's fields between single spaces (empty ones too, so joining gives it back).
+fn split_fields(text: &[char]) -> Vec<String> {
+    text.iter()
+        .collect::<String>()
+        .split(' ')
+        .map(str::to_string)
+        .collect()
 }
 
 fn fen_char(rng: &mut StdRng) -> char {
