@@ -146,22 +146,26 @@ impl Game {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::parse_move;
-
-    fn play(game: &mut Game, moves: &str) {
+impl Game {
+    /// Plays `moves` (space-separated, any notation `parse_move` reads), for unit tests that
+    /// need a game in progress.
+    pub(crate) fn play(&mut self, moves: &str) {
         for text in moves.split_whitespace() {
-            let m = parse_move(game.position(), text).expect(text);
-            game.push(m);
+            let m = crate::board::parse_move(self.position(), text).expect(text);
+            self.push(m);
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn start_is_not_over_and_undo_restores() {
         let mut game = Game::default();
         assert_eq!(game.outcome(), None);
-        play(&mut game, "e2e4 e7e5");
+        game.play("e2e4 e7e5");
         assert_eq!(game.ply(), 2);
         assert!(game.pop().is_some());
         assert!(game.pop().is_some());
@@ -172,7 +176,7 @@ mod tests {
     #[test]
     fn fools_mate() {
         let mut game = Game::default();
-        play(&mut game, "f2f3 e7e5 g2g4 d8h4");
+        game.play("f2f3 e7e5 g2g4 d8h4");
         assert_eq!(
             game.outcome(),
             Some(Outcome::Checkmate {
@@ -184,10 +188,10 @@ mod tests {
     #[test]
     fn threefold_repetition() {
         let mut game = Game::default();
-        play(&mut game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+        game.play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
         assert_eq!(game.outcome(), None);
         assert_eq!(game.repetition_count(), 2);
-        play(&mut game, "f6g8");
+        game.play("f6g8");
         assert_eq!(game.repetition_count(), 3);
         assert_eq!(game.outcome(), Some(Outcome::Repetition));
         assert_eq!(game.history_keys().len(), 8);
@@ -209,7 +213,7 @@ mod tests {
     #[test]
     fn moves_by_color() {
         let mut game = Game::default();
-        play(&mut game, "e2e4 e7e5 g1f3");
+        game.play("e2e4 e7e5 g1f3");
         assert_eq!(game.moves_by_since(Color::White, 0), 2);
         assert_eq!(game.moves_by_since(Color::Black, 0), 1);
         assert_eq!(game.moves_by_since(Color::White, 1), 1);

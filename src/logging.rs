@@ -287,16 +287,10 @@ fn format_line(
     thread: &str,
     text: impl fmt::Display,
 ) -> String {
-    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since.as_secs();
-    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
-    let in_day = seconds % 86_400;
+    let t = UtcTime::at(now);
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z {level:5} [{thread}] {text}\n",
-        in_day / 3600,
-        in_day / 60 % 60,
-        in_day % 60,
-        since.subsec_millis()
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z {level:5} [{thread}] {text}\n",
+        t.year, t.month, t.day, t.hour, t.minute, t.second, t.millis
     )
 }
 
@@ -474,15 +468,41 @@ impl Sink {
 
 /// `ironwood-YYYYMMDD-HHMMSS-PID-NNN.log` for `now` in UTC and file number `part`.
 pub fn log_file_name(now: SystemTime, pid: u32, part: u32) -> String {
-    let seconds = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
-    let in_day = seconds % 86_400;
+    let t = UtcTime::at(now);
     format!(
-        "ironwood-{year:04}{month:02}{day:02}-{:02}{:02}{:02}-{pid}-{part:03}.log",
-        in_day / 3600,
-        in_day / 60 % 60,
-        in_day % 60
+        "ironwood-{:04}{:02}{:02}-{:02}{:02}{:02}-{pid}-{part:03}.log",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
+}
+
+/// A moment as a UTC calendar date and time of day, for log lines and file names (times
+/// before 1970 count as 1970-01-01T00:00:00).
+struct UtcTime {
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: u64,
+    minute: u64,
+    second: u64,
+    millis: u32,
+}
+
+impl UtcTime {
+    fn at(now: SystemTime) -> UtcTime {
+        let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let seconds = since.as_secs();
+        let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
+        let in_day = seconds % 86_400;
+        UtcTime {
+            year,
+            month,
+            day,
+            hour: in_day / 3600,
+            minute: in_day / 60 % 60,
+            second: in_day % 60,
+            millis: since.subsec_millis(),
+        }
+    }
 }
 
 /// (year, month, day) of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).

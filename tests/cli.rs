@@ -1,23 +1,13 @@
 //! The command line through the real binary: help, version, options, bench, epd.
 
-use std::process::Command;
+mod common;
 
-fn ironwood(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ironwood"))
-        .args(args)
-        .output()
-        .expect("run ironwood");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_ironwood;
 
 #[test]
 fn help_lists_subcommands_and_options() {
     for flag in ["--help", "-h"] {
-        let (code, out, _) = ironwood(&[flag]);
+        let (code, out, _) = run_ironwood(&[flag]);
         assert_eq!(code, 0);
         for word in [
             "perft",
@@ -37,7 +27,7 @@ fn help_lists_subcommands_and_options() {
 #[test]
 fn version() {
     for flag in ["--version", "-V"] {
-        let (code, out, _) = ironwood(&[flag]);
+        let (code, out, _) = run_ironwood(&[flag]);
         assert_eq!(code, 0);
         assert_eq!(out, format!("ironwood {}\n", env!("CARGO_PKG_VERSION")));
     }
@@ -53,7 +43,7 @@ fn usage_mistakes_exit_2_with_a_message() {
         &["frobnicate"],
         &["bench", "--fast"],
     ] {
-        let (code, out, err) = ironwood(args);
+        let (code, out, err) = run_ironwood(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(err.contains("ironwood:"), "{args:?}: {err}");
@@ -62,7 +52,7 @@ fn usage_mistakes_exit_2_with_a_message() {
 
 #[test]
 fn bench_prints_positions_then_the_summary_then_the_openbench_line() {
-    let (code, out, _) = ironwood(&["bench", "2"]);
+    let (code, out, _) = run_ironwood(&["bench", "2"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.len() > 10, "{out}");
@@ -79,7 +69,7 @@ fn bench_prints_positions_then_the_summary_then_the_openbench_line() {
         (summary[1], "nodes", summary[5], "nps")
     );
     // Deterministic signature.
-    let (_, again, _) = ironwood(&["bench", "2"]);
+    let (_, again, _) = run_ironwood(&["bench", "2"]);
     assert_eq!(
         again.lines().last().unwrap().split_whitespace().next(),
         Some(last[0])
@@ -100,7 +90,7 @@ fn epd_suite_counts_solved_positions() {
          not a position\n",
     )
     .unwrap();
-    let (code, out, _) = ironwood(&["epd", file.to_str().unwrap(), "--ms", "200"]);
+    let (code, out, _) = run_ironwood(&["epd", file.to_str().unwrap(), "--ms", "200"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{out}");
     let lines: Vec<&str> = out.lines().collect();
@@ -114,7 +104,7 @@ fn epd_suite_counts_solved_positions() {
 
 #[test]
 fn epd_missing_file_fails() {
-    let (code, _, err) = ironwood(&["epd", "/nonexistent/file.epd"]);
+    let (code, _, err) = run_ironwood(&["epd", "/nonexistent/file.epd"]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot read"), "{err}");
 }

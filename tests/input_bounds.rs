@@ -3,26 +3,18 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
+use std::ffi::OsStr;
 use std::time::Duration;
 
-use common::{Engine, SHORT, scratch_dir};
+use common::{Engine, SHORT, run_ironwood, scratch_dir};
 use ironwood::board::Position;
 
-/// Runs `ironwood ARGS` with empty stdin; (exit code, stdout, stderr).
+/// Runs `ironwood ARGS` with its logs in a scratch folder; (exit code, stdout, stderr).
 fn ironwood(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ironwood"))
-        .args(args)
-        .arg("--log-dir")
-        .arg(scratch_dir("bounds-cli"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ironwood");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let log_dir = scratch_dir("bounds-cli");
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.extend([OsStr::new("--log-dir"), log_dir.as_os_str()]);
+    run_ironwood(&args)
 }
 
 #[test]

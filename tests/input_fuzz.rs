@@ -5,10 +5,12 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{Engine, LONG, SHORT, scratch_dir};
+use common::{
+    Engine, LONG, SHORT, insert_at_random, remove_at_random, replace_at_random, run_ironwood,
+    scratch_dir,
+};
 use ironwood::board::{FenError, Position};
 use ironwood::cli::{self, Subcommand};
 use ironwood::epd::{self, EpdError};
@@ -34,18 +36,9 @@ fn mutate_fen(rng: &mut StdRng, fen: &str) -> String {
     let mut text: Vec<char> = fen.chars().collect();
     for _ in 0..rng.gen_range(1..4) {
         match rng.gen_range(0..7) {
-            0 if !text.is_empty() => {
-                let i = rng.gen_range(0..text.len());
-                text.remove(i);
-            }
-            1 => {
-                let i = rng.gen_range(0..=text.len());
-                text.insert(i, fen_char(rng));
-            }
-            2 if !text.is_empty() => {
-                let i = rng.gen_range(0..text.len());
-                text[i] = fen_char(rng);
-            }
+            0 if !text.is_empty() => remove_at_random(rng, &mut text),
+            1 => insert_at_random(rng, &mut text, fen_char),
+            2 if !text.is_empty() => replace_at_random(rng, &mut text, fen_char),
             3 => text.truncate(rng.gen_range(0..=text.len())),
             4 => {
                 // A clock or move number of any size.
@@ -55,23 +48,12 @@ fn mutate_fen(rng: &mut StdRng, fen: &str) -> String {
                     2 => u64::MAX.to_string(),
                     _ => format!("-{}", rng.gen_range(0u32..100)),
                 };
-                let mut fields: Vec<String> = text
-                    .iter()
-                    .collect::<String>()
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect();
-                let i = rng.gen_range(0..=fields.len());
-                fields.insert(i.min(fields.len()), number);
+                let mut fields = split_fields(&text);
+                insert_at_random(rng, &mut fields, |_| number);
                 text = fields.join(" ").chars().collect();
             }
             5 => {
-                let mut fields: Vec<String> = text
-                    .iter()
-                    .collect::<String>()
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect();
+                let mut fields = split_fields(&text);
                 if fields.len() > 1 {
                     let (a, b) = (
                         rng.gen_range(0..fields.len()),
@@ -88,6 +70,15 @@ fn mutate_fen(rng: &mut StdRng, fen: &str) -> String {
         }
     }
     text.into_iter().collect()
+}
+
+/// The text's fields between single spaces (empty ones too, so joining gives it back).
+fn split_fields(text: &[char]) -> Vec<String> {
+    text.iter()
+        .collect::<String>()
+        .split(' ')
+        .map(str::to_string)
+        .collect()
 }
 
 fn fen_char(rng: &mut StdRng) -> char {
@@ -164,20 +155,6 @@ fn epd_reader_gives_typed_errors() {
     }
 }
 
-/// Runs the binary with `args` and empty stdin; (exit code, stdout, stderr).
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ironwood"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ironwood");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// Valid argument lists to mutate (`FILE` is replaced by a fuzzed EPD file).
 const ARGVS: &[&[&str]] = &[
     &["perft", "2"],
@@ -231,30 +208,17 @@ fn fuzzed_argv(rng: &mut StdRng) -> Vec<String> {
         .collect();
     for _ in 0..rng.gen_range(0..4) {
         match rng.gen_range(0..6) {
-            0 if !argv.is_empty() => {
-                let i = rng.gen_range(0..argv.len());
-                argv.remove(i);
-            }
-            1 => {
-                let i = rng.gen_range(0..=argv.len());
-                argv.insert(i, WORDS[rng.gen_range(0..WORDS.len())].to_string());
-            }
-            2 if !argv.is_empty() => {
-                let i = rng.gen_range(0..argv.len());
-                argv[i] = fuzzed_number(rng);
-            }
-            3 => {
-                let i = rng.gen_range(0..=argv.len());
-                argv.insert(i, random_text(rng));
-            }
+            0 if !argv.is_empty() => remove_at_random(rng, &mut argv),
+            1 => insert_at_random(rng, &mut argv, |rng| {
+                WORDS[rng.gen_range(0..WORDS.len())].to_string()
+            }),
+            2 if !argv.is_empty() => replace_at_random(rng, &mut argv, fuzzed_number),
+            3 => insert_at_random(rng, &mut argv, random_text),
             4 if !argv.is_empty() => {
                 let i = rng.gen_range(0..argv.len());
                 argv[i] = format!("{}={}", argv[i], fuzzed_number(rng));
             }
-            _ => {
-                let i = rng.gen_range(0..=argv.len());
-                argv.insert(i, fuzzed_fen(rng));
-            }
+            _ => insert_at_random(rng, &mut argv, fuzzed_fen),
         }
     }
     argv
@@ -312,7 +276,7 @@ fn command_line_fuzz_never_panics() {
             continue;
         }
         ran += 1;
-        let (code, out, err) = run(&argv);
+        let (code, out, err) = run_ironwood(&argv);
         let context = format!("argv {argv:?}\nstdout {out}\nstderr {err}");
         assert!(!err.contains("panicked"), "{context}");
         assert!(matches!(code, 0..=2), "exit {code}: {context}");

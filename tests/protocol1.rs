@@ -84,6 +84,18 @@ impl Gui {
         }
     }
 
+    /// GNOME Chess passes on the human's move (the `skip`th legal one) as `force`, the move,
+    /// `st N` when its profile has one, then `go`.
+    fn gnome_human_move(&mut self, skip: usize, st: Option<u32>) {
+        let human = self.human_move(skip);
+        self.send("force");
+        self.send(&human);
+        if let Some(seconds) = st {
+            self.send(&format!("st {seconds}"));
+        }
+        self.send("go");
+    }
+
     fn undo(&mut self, plies: usize, history: &mut Vec<Position>) {
         for _ in 0..plies {
             self.position = history.pop().expect("a position to go back to");
@@ -105,13 +117,7 @@ fn gnome_chess_game(options: &[&str], st: Option<u32>) {
     let mut history = Vec::new();
     for turn in 0..6 {
         history.push(gui.position.clone());
-        let human = gui.human_move(turn * 3);
-        gui.send("force");
-        gui.send(&human);
-        if let Some(seconds) = st {
-            gui.send(&format!("st {seconds}"));
-        }
-        gui.send("go");
+        gui.gnome_human_move(turn * 3, st);
         history.push(gui.position.clone());
         gui.engine_moves();
     }
@@ -122,10 +128,7 @@ fn gnome_chess_game(options: &[&str], st: Option<u32>) {
     }
     gui.undo(2, &mut history);
     gui.quiet();
-    let human = gui.human_move(1);
-    gui.send("force");
-    gui.send(&human);
-    gui.send("go");
+    gui.gnome_human_move(1, None);
     gui.engine_moves();
     gui.quiet();
 }
@@ -158,10 +161,7 @@ fn gnome_chess_engine_plays_white() {
     gui.send("go");
     gui.engine_moves();
     for turn in 0..4 {
-        let human = gui.human_move(turn);
-        gui.send("force");
-        gui.send(&human);
-        gui.send("go");
+        gui.gnome_human_move(turn, None);
         gui.engine_moves();
     }
     gui.quiet();

@@ -6,13 +6,11 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT, is_result, thinking};
-use ironwood::board::{Move, MoveList, Position, legal_moves, parse_move};
+use common::{Engine, LONG, SHORT, is_result, legal, openings, proc_figure, say, thinking};
+use ironwood::board::{Move, Position, parse_move};
 use ironwood::game::Game;
-use std::io::Write;
 use std::time::Duration;
 
-const OPENINGS: &str = include_str!("data/openings.epd");
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3pN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const GAMES: usize = 50;
 /// Allowed growth of the resident memory between game 5 and game 50.
@@ -20,36 +18,9 @@ const RSS_GROWTH_MB: f64 = 8.0;
 /// Resident memory beyond the table: code, stacks, buffers.
 const RSS_CONSTANT_MB: f64 = 30.0;
 
-fn say(text: &str) {
-    // Straight to stderr, past the test harness's capture: the figures are worth seeing.
-    let _ = writeln!(std::io::stderr(), "{text}");
-}
-
-fn openings() -> Vec<String> {
-    OPENINGS
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect()
-}
-
-fn legal(pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.iter().copied().collect()
-}
-
 /// The kB figure of a `Key:   123 kB` line of a /proc file, in MB; `None` without /proc.
 fn proc_mb(path: &str, key: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let kb: f64 = text
-        .lines()
-        .find(|l| l.starts_with(key))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kb / 1024.0)
+    proc_figure(path, key).map(|kb| kb / 1024.0)
 }
 
 /// VmRSS of a process in MB, or `None` without /proc.

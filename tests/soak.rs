@@ -9,14 +9,12 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT, is_result, scratch_dir};
+use common::{Engine, LONG, SHORT, is_result, openings, proc_figure, say, scratch_dir};
 use ironwood::board::{MoveList, Position, legal_moves, parse_move};
 use ironwood::game::Game;
-use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const OPENINGS: &str = include_str!("data/openings.epd");
 /// Longest wait for a `pong` at any point.
 const PONG_LIMIT: Duration = Duration::from_secs(2);
 /// Allowed growth of the resident memory between two snapshots with the same table size.
@@ -48,27 +46,8 @@ struct Snapshot {
     worst_pong: Duration,
 }
 
-fn say(text: &str) {
-    // Straight to stderr, past the test harness's capture: the figures are worth seeing.
-    let _ = writeln!(std::io::stderr(), "{text}");
-}
-
-fn openings() -> Vec<String> {
-    OPENINGS
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect()
-}
-
 fn proc_status(pid: u32, key: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    text.lines()
-        .find(|l| l.starts_with(key))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+    proc_figure(&format!("/proc/{pid}/status"), key)
 }
 
 fn open_fds(pid: u32) -> Option<usize> {

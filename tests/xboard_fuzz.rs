@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT};
+use common::{Engine, LONG, SHORT, insert_at_random, remove_at_random, replace_at_random};
 use ironwood::board::Position;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -96,18 +96,9 @@ fn mutate(rng: &mut StdRng, line: &str) -> String {
     let mut chars: Vec<char> = line.chars().collect();
     for _ in 0..rng.gen_range(1..4) {
         match rng.gen_range(0..6) {
-            0 if !chars.is_empty() => {
-                let i = rng.gen_range(0..chars.len());
-                chars.remove(i);
-            }
-            1 => {
-                let i = rng.gen_range(0..=chars.len());
-                chars.insert(i, random_char(rng));
-            }
-            2 if !chars.is_empty() => {
-                let i = rng.gen_range(0..chars.len());
-                chars[i] = random_char(rng);
-            }
+            0 if !chars.is_empty() => remove_at_random(rng, &mut chars),
+            1 => insert_at_random(rng, &mut chars, random_char),
+            2 if !chars.is_empty() => replace_at_random(rng, &mut chars, random_char),
             3 => {
                 let number = match rng.gen_range(0..4) {
                     0 => rng.gen_range(-5i64..5).to_string(),

@@ -3,20 +3,14 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT, is_result, thinking};
-use ironwood::board::{Color, Move, MoveList, Position, legal_moves, parse_move};
+use common::{Engine, LONG, SHORT, is_result, legal, thinking};
+use ironwood::board::{Color, Position, parse_move};
 use ironwood::game::Game;
 use ironwood::xboard::session::result_line;
 use std::time::{Duration, Instant};
 
 const RULES: &str = include_str!("data/rules.epd");
 const OPENINGS: &str = include_str!("data/openings.epd");
-
-fn legal(pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.iter().copied().collect()
-}
 
 /// The engine plays both sides with `go`/`force` until a result or `max_plies`; every move
 /// is checked, every claim must be true on our own board.

@@ -1,10 +1,10 @@
-//! FEN in and out. Parsing checks that the position could occur in a game (one king each, no
-//! pawns on the back ranks, castling rights the pieces allow, a possible en-passant square,
-//! the side not on move not in check) and reports the first problem as a typed `FenError`.
+//! FEN in and out. Parsing reads the six fields into a `PositionBuilder`, which checks that
+//! the position could occur in a game; a field that does not parse is its own `FenError`, an
+//! impossible position is the builder's `PositionError` inside one.
 
-use super::attacks::pawn_attacks;
+use super::builder::{PositionBuilder, PositionError};
 use super::position::{CastlingRights, Position};
-use super::square::{Color, Piece, PieceKind, Square};
+use super::square::{Color, Piece, Square};
 use std::fmt;
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -18,20 +18,21 @@ pub const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 pub enum FenError {
     FieldCount(usize),
     RankCount(usize),
-    RankLength { rank: u8, squares: usize },
+    RankLength {
+        rank: u8,
+        squares: usize,
+    },
     BadPiece(char),
-    KingCount { color: Color, count: u32 },
-    PawnOnBackRank(Square),
     BadSideToMove(String),
     BadCastling(String),
-    CastlingWithoutPieces(char),
     BadEnPassant(String),
-    ImpossibleEnPassant(Square),
-    OpponentInCheck,
-    TooManyCheckers,
     BadHalfmoveClock(String),
+    /// The clock as written (`u32::MAX` when it does not even fit that), so the message
+    /// names what the user gave rather than a clamped value.
     HalfmoveClockTooLarge(u32),
     BadFullmoveNumber(String),
+    /// Every field parsed, but the position could not occur in a game.
+    Impossible(PositionError),
 }
 
 impl fmt::Display for FenError {
@@ -43,75 +44,51 @@ impl fmt::Display for FenError {
                 write!(f, "rank {} describes {squares} squares, not 8", rank + 1)
             }
             FenError::BadPiece(c) => write!(f, "bad piece letter '{c}'"),
-            FenError::KingCount { color, count } => {
-                let side = if *color == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                };
-                write!(f, "{side} has {count} kings, needs exactly one")
-            }
-            FenError::PawnOnBackRank(sq) => write!(f, "pawn on the first or last rank ({sq})"),
             FenError::BadSideToMove(s) => write!(f, "side to move must be w or b, not '{s}'"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
-            FenError::CastlingWithoutPieces(c) => {
-                write!(
-                    f,
-                    "castling right '{c}' but king or rook is not on its square"
-                )
-            }
             FenError::BadEnPassant(s) => write!(f, "bad en-passant field '{s}'"),
-            FenError::ImpossibleEnPassant(sq) => {
-                write!(f, "en-passant square {sq} is impossible in this position")
-            }
-            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            FenError::TooManyCheckers => {
-                write!(f, "the side to move is in check from more than two pieces")
-            }
             FenError::BadHalfmoveClock(s) => write!(f, "bad halfmove clock '{s}'"),
             FenError::HalfmoveClockTooLarge(n) => {
                 write!(f, "halfmove clock {n} is larger than {MAX_HALFMOVE_CLOCK}")
             }
             FenError::BadFullmoveNumber(s) => write!(f, "bad fullmove number '{s}'"),
+            FenError::Impossible(error) => error.fmt(f),
         }
     }
 }
 
-impl std::error::Error for FenError {}
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Impossible(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 impl Position {
     /// Parses a FEN (6 fields) or the first four fields of an EPD line (clocks then default
-    /// to `0 1`). Never panics; on error nothing is built.
+    /// to `0 1`). Never panics; on error nothing is built. Every field is parsed before the
+    /// position is checked, so a malformed field is reported ahead of an impossible position.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
         }
-        let mut pos = Position::empty();
-        parse_placement(&mut pos, fields[0])?;
-
+        let mut builder = PositionBuilder::default();
+        parse_placement(&mut builder, fields[0])?;
         let side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
             other => return Err(FenError::BadSideToMove(other.to_string())),
         };
-        pos.set_side(side);
-
-        for color in Color::BOTH {
-            let count = pos.pieces(color, PieceKind::King).count();
-            if count != 1 {
-                return Err(FenError::KingCount { color, count });
-            }
-        }
-        let back_ranks = super::bitboard::RANK_1 | super::bitboard::RANK_8;
-        if let Some(sq) = (pos.kind(PieceKind::Pawn) & back_ranks).next() {
-            return Err(FenError::PawnOnBackRank(sq));
-        }
-
-        pos.set_castling(parse_castling(&pos, fields[2])?);
-        let en_passant = parse_en_passant(&pos, side, fields[3])?;
-        pos.set_en_passant(en_passant);
-
+        let castling = parse_castling(fields[2])?;
+        let en_passant = match fields[3] {
+            "-" => None,
+            field => Some(
+                Square::parse(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?,
+            ),
+        };
         let halfmove = match fields.get(4) {
             Some(s) => parse_halfmove_clock(s)?,
             None => 0,
@@ -119,21 +96,24 @@ impl Position {
         let fullmove = match fields.get(5) {
             Some(s) => s
                 .parse::<u16>()
-                .map_err(|_| FenError::BadFullmoveNumber(s.to_string()))?
-                .max(1),
+                .map_err(|_| FenError::BadFullmoveNumber(s.to_string()))?,
             None => 1,
         };
-        pos.set_clocks(halfmove, fullmove);
-        pos.finish_setup();
-
-        let them = !side;
-        if pos.is_attacked(pos.king_square(them), side, pos.occupied()) {
-            return Err(FenError::OpponentInCheck);
-        }
-        if pos.checkers().count() > 2 {
-            return Err(FenError::TooManyCheckers);
-        }
-        Ok(pos)
+        // A clock beyond 16 bits is clamped only to reach the builder's limit check; the
+        // error then names the clock as written.
+        let clamped_halfmove = u16::try_from(halfmove).unwrap_or(u16::MAX);
+        builder
+            .side_to_move(side)
+            .castling(castling)
+            .en_passant(en_passant)
+            .clocks(clamped_halfmove, fullmove)
+            .build()
+            .map_err(|error| match error {
+                PositionError::HalfmoveClockTooLarge(_) => {
+                    FenError::HalfmoveClockTooLarge(halfmove)
+                }
+                impossible => FenError::Impossible(impossible),
+            })
     }
 
     pub fn to_fen(&self) -> String {
@@ -190,20 +170,17 @@ impl Position {
     }
 }
 
-/// The halfmove clock field: digits, at most `MAX_HALFMOVE_CLOCK`.
-fn parse_halfmove_clock(text: &str) -> Result<u16, FenError> {
+/// The halfmove clock field: digits, read as far as `u32` goes (`u32::MAX` beyond); the
+/// builder holds the limit.
+fn parse_halfmove_clock(text: &str) -> Result<u32, FenError> {
     let digits = text.strip_prefix('+').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(FenError::BadHalfmoveClock(text.to_string()));
     }
-    match digits.parse::<u32>() {
-        Ok(n) if n <= u32::from(MAX_HALFMOVE_CLOCK) => Ok(n as u16),
-        Ok(n) => Err(FenError::HalfmoveClockTooLarge(n)),
-        Err(_) => Err(FenError::HalfmoveClockTooLarge(u32::MAX)),
-    }
+    Ok(digits.parse::<u32>().unwrap_or(u32::MAX))
 }
 
-fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {
+fn parse_placement(builder: &mut PositionBuilder, placement: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
         return Err(FenError::RankCount(ranks.len()));
@@ -220,7 +197,7 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
             } else {
                 let piece = Piece::from_fen_char(c).ok_or(FenError::BadPiece(c))?;
                 if file < 8 {
-                    pos.put_piece(piece, Square::from_file_rank(file as u8, rank));
+                    builder.put(Square::from_file_rank(file as u8, rank), Some(piece));
                 }
                 file += 1;
             }
@@ -241,57 +218,27 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
     Ok(())
 }
 
-fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenError> {
+/// The castling letters, each at most once; whether the pieces allow them is the builder's
+/// check.
+fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
     if field == "-" {
         return Ok(CastlingRights(0));
     }
     let mut rights = 0u8;
     for c in field.chars() {
-        let (bit, color, rook_file) = match c {
-            'K' => (CastlingRights::WHITE_KING, Color::White, 7),
-            'Q' => (CastlingRights::WHITE_QUEEN, Color::White, 0),
-            'k' => (CastlingRights::BLACK_KING, Color::Black, 7),
-            'q' => (CastlingRights::BLACK_QUEEN, Color::Black, 0),
+        let bit = match c {
+            'K' => CastlingRights::WHITE_KING,
+            'Q' => CastlingRights::WHITE_QUEEN,
+            'k' => CastlingRights::BLACK_KING,
+            'q' => CastlingRights::BLACK_QUEEN,
             _ => return Err(FenError::BadCastling(field.to_string())),
         };
         if rights & bit != 0 {
             return Err(FenError::BadCastling(field.to_string()));
         }
-        let rank = if color == Color::White { 0 } else { 7 };
-        let king_home = Square::from_file_rank(4, rank);
-        let rook_home = Square::from_file_rank(rook_file, rank);
-        if pos.piece_at(king_home) != Some(Piece::new(color, PieceKind::King))
-            || pos.piece_at(rook_home) != Some(Piece::new(color, PieceKind::Rook))
-        {
-            return Err(FenError::CastlingWithoutPieces(c));
-        }
         rights |= bit;
     }
     Ok(CastlingRights(rights))
-}
-
-/// A square is accepted only if a pawn of the other side could just have double-pushed past
-/// it; it is kept only if the side to move has a pawn that can capture there.
-fn parse_en_passant(pos: &Position, side: Color, field: &str) -> Result<Option<Square>, FenError> {
-    if field == "-" {
-        return Ok(None);
-    }
-    let sq = Square::parse(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
-    let (ep_rank, pushed_rank, origin_rank) = match side {
-        Color::White => (5, 4, 6),
-        Color::Black => (2, 3, 1),
-    };
-    let pushed = Square::from_file_rank(sq.file(), pushed_rank);
-    let origin = Square::from_file_rank(sq.file(), origin_rank);
-    if sq.rank() != ep_rank
-        || pos.piece_at(pushed) != Some(Piece::new(!side, PieceKind::Pawn))
-        || pos.piece_at(sq).is_some()
-        || pos.piece_at(origin).is_some()
-    {
-        return Err(FenError::ImpossibleEnPassant(sq));
-    }
-    let capturers = pawn_attacks(!side, sq) & pos.pieces(side, PieceKind::Pawn);
-    Ok(capturers.any().then_some(sq))
 }
 
 #[cfg(test)]
@@ -349,21 +296,21 @@ mod tests {
         assert_eq!(err("8/8/8/8/8/8/8/K5zk w - - 0 1"), FenError::BadPiece('z'));
         assert_eq!(
             err("8/8/8/8/8/8/8/K7 w - - 0 1"),
-            FenError::KingCount {
+            FenError::Impossible(PositionError::KingCount {
                 color: Color::Black,
                 count: 0
-            }
+            })
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/KK6 w - - 0 1"),
-            FenError::KingCount {
+            FenError::Impossible(PositionError::KingCount {
                 color: Color::White,
                 count: 2
-            }
+            })
         );
         assert!(matches!(
             err("k6P/8/8/8/8/8/8/K7 w - - 0 1"),
-            FenError::PawnOnBackRank(_)
+            FenError::Impossible(PositionError::PawnOnBackRank(_))
         ));
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 x - - 0 1"),
@@ -375,7 +322,9 @@ mod tests {
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w K - 0 1"),
-            FenError::CastlingWithoutPieces('K')
+            FenError::Impossible(PositionError::CastlingWithoutPieces(
+                CastlingRights::WHITE_KING
+            ))
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w - z9 0 1"),
@@ -383,15 +332,15 @@ mod tests {
         );
         assert!(matches!(
             err("k7/8/8/8/8/8/8/K7 w - e6 0 1"),
-            FenError::ImpossibleEnPassant(_)
+            FenError::Impossible(PositionError::ImpossibleEnPassant(_))
         ));
         assert!(matches!(
             err("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 1"),
-            FenError::ImpossibleEnPassant(_)
+            FenError::Impossible(PositionError::ImpossibleEnPassant(_))
         ));
         assert_eq!(
             err("k6R/8/8/8/8/8/8/K7 w - - 0 1"),
-            FenError::OpponentInCheck
+            FenError::Impossible(PositionError::OpponentInCheck)
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w - - x 1"),
@@ -400,6 +349,35 @@ mod tests {
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w - - 0 -3"),
             FenError::BadFullmoveNumber("-3".into())
+        );
+    }
+
+    #[test]
+    fn impossible_positions_keep_their_messages() {
+        let message = |fen: &str| err(fen).to_string();
+        assert_eq!(
+            message("k7/8/8/8/8/8/8/K7 w K - 0 1"),
+            "castling right 'K' but king or rook is not on its square"
+        );
+        assert_eq!(
+            message("8/8/8/8/8/8/8/K7 w - - 0 1"),
+            "Black has 0 kings, needs exactly one"
+        );
+        assert_eq!(
+            message("k7/8/8/8/8/8/8/K7 w - - 60001 1"),
+            "halfmove clock 60001 is larger than 60000"
+        );
+        assert_eq!(
+            message("k6R/8/8/8/8/8/8/K7 w - - 0 1"),
+            "the side not to move is in check"
+        );
+    }
+
+    #[test]
+    fn a_malformed_field_is_reported_before_an_impossible_position() {
+        assert_eq!(
+            err("8/8/8/8/8/8/8/8 w X - 0 1"),
+            FenError::BadCastling("X".into())
         );
     }
 

@@ -129,14 +129,6 @@ fn base_ms(control: TimeControl) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::parse_move;
-
-    fn play(game: &mut Game, moves: &str) {
-        for text in moves.split_whitespace() {
-            let m = parse_move(game.position(), text).expect(text);
-            game.push(m);
-        }
-    }
 
     #[test]
     fn a_session_refills_after_its_last_move() {
@@ -148,10 +140,10 @@ mod tests {
         };
         let mut game = Game::default();
         clock.set_control(control, 0);
-        play(&mut game, "e2e4");
+        game.play("e2e4");
         clock.charge_move(5000, &game, Color::White);
         assert_eq!(clock.own_ms(), 56_000);
-        play(&mut game, "e7e5 g1f3");
+        game.play("e7e5 g1f3");
         clock.charge_move(6000, &game, Color::White);
         assert_eq!(clock.own_ms(), 56_000 - 6000 + 1000 + 60_000);
     }

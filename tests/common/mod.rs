@@ -1,7 +1,10 @@
 //! Drives the real `ironwood` binary over pipes: a reader thread forwards stdout lines into a
 //! channel and every wait has a timeout, so a hung engine fails its test instead of hanging.
+//! Also the small helpers several test files share: one run of the binary, the openings,
+//! /proc figures and the random edits of the fuzz tests.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -9,7 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use ironwood::board::{Move, Position, parse_move};
+use ironwood::board::{Move, MoveList, Position, legal_moves, parse_move};
+use rand::Rng;
 
 pub const SHORT: Duration = Duration::from_secs(5);
 pub const LONG: Duration = Duration::from_secs(30);
@@ -288,4 +292,76 @@ pub fn thinking(line: &str) -> Option<(u32, i64, Vec<String>)> {
 /// A line that may never appear in protocol output during play.
 pub fn is_result(line: &str) -> bool {
     line.starts_with("1-0") || line.starts_with("0-1") || line.starts_with("1/2-1/2")
+}
+
+/// Runs `ironwood ARGS` to the end with empty stdin; (exit code, stdout, stderr).
+pub fn run_ironwood<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ironwood"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ironwood");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Prints straight to the stderr handle: `eprintln!` would be captured by the test harness,
+/// and the figures are worth seeing.
+pub fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// The FENs of `tests/data/openings.epd`, without their operations, comments and blank lines.
+pub fn openings() -> Vec<String> {
+    include_str!("../data/openings.epd")
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Every legal move in `pos`.
+pub fn legal(pos: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.iter().copied().collect()
+}
+
+/// The number after `key` on its line of a /proc file (`VmRSS:   123 kB` gives 123), or
+/// `None` where the file or the line is missing.
+pub fn proc_figure(path: &str, key: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find(|l| l.starts_with(key))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Removes one item at a random place (none from an empty list).
+pub fn remove_at_random<T, R: Rng>(rng: &mut R, items: &mut Vec<T>) {
+    if !items.is_empty() {
+        let i = rng.gen_range(0..items.len());
+        items.remove(i);
+    }
+}
+
+/// Inserts an item made by `new` at a random place (the place is drawn first).
+pub fn insert_at_random<T, R: Rng>(rng: &mut R, items: &mut Vec<T>, new: impl FnOnce(&mut R) -> T) {
+    let i = rng.gen_range(0..=items.len());
+    let item = new(rng);
+    items.insert(i, item);
+}
+
+/// Replaces the item at a random place with one made by `new` (the place is drawn first);
+/// an empty list stays empty.
+pub fn replace_at_random<T, R: Rng>(rng: &mut R, items: &mut [T], new: impl FnOnce(&mut R) -> T) {
+    if !items.is_empty() {
+        let i = rng.gen_range(0..items.len());
+        items[i] = new(rng);
+    }
 }
