@@ -5,6 +5,18 @@
 use std::io::Write;
 use std::sync::Mutex;
 
+/// Echoed input made safe for one protocol line: white-space control characters (tab,
+/// line breaks) become spaces, other control characters `?`.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            c if !c.is_control() => c,
+            c if c.is_whitespace() => ' ',
+            _ => '?',
+        })
+        .collect()
+}
+
 pub(crate) struct Output {
     sink: Mutex<Box<dyn Write + Send>>,
 }

@@ -133,16 +133,11 @@ impl ParseError {
     /// The line to send back, e.g. `info string error (unknown command): foo`. Control
     /// characters are replaced so the reply is always exactly one line.
     pub fn reply(&self) -> String {
-        let printable: String = self
-            .subject
-            .chars()
-            .map(|c| match c {
-                c if !c.is_control() => c,
-                c if c.is_whitespace() => ' ',
-                _ => '?',
-            })
-            .collect();
-        format!("info string error ({}): {}", self.kind.reason(), printable)
+        format!(
+            "info string error ({}): {}",
+            self.kind.reason(),
+            crate::output::printable(&self.subject)
+        )
     }
 }
 

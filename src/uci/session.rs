@@ -459,12 +459,9 @@ impl Session {
         ));
     }
 
-    /// `info string TEXT`; control characters in echoed input become `?`.
+    /// `info string TEXT`, the echoed text made one printable line.
     fn info_string(&self, text: &str) {
-        let printable: String = text
-            .chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        self.out.line(&format!("info string {printable}"));
+        let text = crate::output::printable(text);
+        self.out.line(&format!("info string {text}"));
     }
 }

@@ -215,16 +215,11 @@ impl ParseError {
     /// Control characters in the echoed text are replaced so the reply is always exactly
     /// one line: a stray `\r` or `\n` would otherwise reach the GUI as a second, bogus line.
     pub fn reply(&self) -> String {
-        let printable: String = self
-            .subject
-            .chars()
-            .map(|c| match c {
-                c if !c.is_control() => c,
-                c if c.is_whitespace() => ' ',
-                _ => '?',
-            })
-            .collect();
-        format!("Error ({}): {}", self.kind.reason(), printable)
+        format!(
+            "Error ({}): {}",
+            self.kind.reason(),
+            crate::output::printable(&self.subject)
+        )
     }
 }
 

@@ -11,7 +11,7 @@ use crate::board::{Color, Move, Piece, PieceKind, Position, PositionBuilder, Squ
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::logging;
-use crate::output::Output;
+use crate::output::{Output, printable};
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
@@ -806,13 +806,6 @@ pub(crate) fn protocol_score(score: i32) -> i64 {
         }
         None => i64::from(score),
     }
-}
-
-/// Replaces control characters so an echoed text stays on one line.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
 }
 
 #[cfg(test)]
