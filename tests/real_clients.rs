@@ -10,23 +10,20 @@
 
 #![cfg(unix)]
 
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+mod common;
+use common::{in_ci, run_script, say};
 
 /// The script's own limits end each part long before this; it only guards against a hang.
 const OVERALL_LIMIT: Duration = Duration::from_secs(600);
 
-fn say(text: &str) {
-    // Straight to the stderr handle: `eprintln!` would be captured by the test harness.
-    let _ = writeln!(std::io::stderr(), "{text}");
-}
-
 #[test]
 fn plays_under_xboard_and_python_chess() {
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    let ci = in_ci();
     let skip = |why: &str| {
         assert!(
             !ci,
@@ -43,46 +40,14 @@ fn plays_under_xboard_and_python_chess() {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/run.sh");
-    let mut child = Command::new("bash")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_ironwood"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a hang can be ended with everything it started.
-        .process_group(0)
-        .spawn()
-        .expect("start tests/clients/run.sh");
-    let pid = child.id();
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for run.sh") {
-            break Some(status);
-        }
-        if started.elapsed() > OVERALL_LIMIT {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{pid}")])
-                .status();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let out = out_reader.join().unwrap_or_default();
-    let err = err_reader.join().unwrap_or_default();
+    let binary = env!("CARGO_BIN_EXE_ironwood");
+    let run = run_script(
+        "bash",
+        &[script.as_os_str(), OsStr::new(binary)],
+        OVERALL_LIMIT,
+    )
+    .expect("start tests/clients/run.sh");
+    let (status, out, err) = (run.status, run.out, run.err);
 
     let summary: Vec<&str> = out
         .lines()
@@ -90,7 +55,7 @@ fn plays_under_xboard_and_python_chess() {
         .collect();
     say(&format!(
         "real_clients ({:.0} s):\n{}",
-        started.elapsed().as_secs_f64(),
+        run.elapsed.as_secs_f64(),
         summary.join("\n")
     ));
     if ci

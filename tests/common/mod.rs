@@ -365,3 +365,65 @@ pub fn replace_at_random<T, R: Rng>(rng: &mut R, items: &mut [T], new: impl FnOn
         items[i] = new(rng);
     }
 }
+
+/// What a client script left: its exit status (`None` when it was killed at the limit),
+/// stdout and stderr.
+pub struct ScriptRun {
+    pub status: Option<std::process::ExitStatus>,
+    pub out: String,
+    pub err: String,
+    pub elapsed: Duration,
+}
+
+/// Runs `program args...` in its own process group (so a hang is ended with everything it
+/// started) with both outputs read on threads, killing the group after `limit`. `Err` when
+/// the program cannot be started.
+pub fn run_script(program: &str, args: &[&OsStr], limit: Duration) -> std::io::Result<ScriptRun> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()?;
+    let pid = child.id();
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{pid}")])
+                .status();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    Ok(ScriptRun {
+        status,
+        out: out_reader.join().unwrap_or_default(),
+        err: err_reader.join().unwrap_or_default(),
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Whether `CI` is set (as `.ci/run` does): then client tests must run, not skip.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+}
