@@ -30,7 +30,12 @@ pub struct HashSize {
 /// The largest table this machine takes now: half the available memory (what `cap_hash_mb`
 /// allows; UCI announces it as the `Hash` maximum).
 pub fn hash_cap_mb() -> u64 {
-    (available_memory_mb() / 2).clamp(1, MAX_HASH_MB)
+    cap_for(available_memory_mb())
+}
+
+/// Half of `available_mb`, within 1 MB and `MAX_HASH_MB`.
+fn cap_for(available_mb: u64) -> u64 {
+    (available_mb / 2).clamp(1, MAX_HASH_MB)
 }
 
 /// Caps a table size at half the available memory: a failed allocation would abort the
@@ -40,8 +45,7 @@ pub fn cap_hash_mb(requested: u64) -> HashSize {
 }
 
 fn cap_hash_mb_with(requested: u64, available_mb: u64) -> HashSize {
-    let cap = (available_mb / 2).clamp(1, MAX_HASH_MB);
-    let mb = requested.clamp(1, cap);
+    let mb = requested.clamp(1, cap_for(available_mb));
     let note = (mb < requested).then(|| {
         format!(
             "hash {requested} MB is more than half the available memory ({available_mb} MB); \
