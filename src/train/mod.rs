@@ -76,11 +76,13 @@ pub struct Dataset {
     pub train: Vec<Sample>,
     pub validation: Vec<Sample>,
     pub games: usize,
+    /// The hand-written evaluation's loss on the held-out positions: the mark to beat.
+    pub classical_validation_loss: f64,
 }
 
 /// Reads every file; a new game starts where the ply count does not go up.
 pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, String> {
-    let mut games: Vec<Vec<Sample>> = Vec::new();
+    let mut games: Vec<Vec<(Sample, f32)>> = Vec::new();
     for path in paths {
         let records = read_file(path).map_err(|e| e.to_string())?;
         let mut last_ply = None;
@@ -98,20 +100,27 @@ pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, Str
             } else {
                 white_target
             };
+            let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
             games
                 .last_mut()
                 .expect("a game was started")
-                .push(Sample { target, ..sample });
+                .push((Sample { target, ..sample }, classical));
         }
     }
     let count = games.len();
     let held = ((count as f64 * holdout).round() as usize).min(count);
-    let validation = games
+    let held_out: Vec<(Sample, f32)> = games
         .split_off(count - held)
         .into_iter()
         .flatten()
         .collect();
-    let train: Vec<Sample> = games.into_iter().flatten().collect();
+    let classical_validation_loss = held_out
+        .iter()
+        .map(|(s, p)| f64::from((p - s.target).powi(2)))
+        .sum::<f64>()
+        / held_out.len().max(1) as f64;
+    let validation = held_out.into_iter().map(|(s, _)| s).collect();
+    let train: Vec<Sample> = games.into_iter().flatten().map(|(s, _)| s).collect();
     if train.is_empty() {
         return Err("no training positions (the files are empty or all held out)".to_string());
     }
@@ -119,6 +128,7 @@ pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, Str
         train,
         validation,
         games: count,
+        classical_validation_loss,
     })
 }
 
@@ -328,6 +338,10 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         config.lambda,
         config.seed,
         config.threads,
+    );
+    eprintln!(
+        "train: the hand-written evaluation's validation loss: {:.6}",
+        data.classical_validation_loss
     );
     let mut rng = StdRng::seed_from_u64(config.seed);
     let mut net = FloatNetwork::random(HIDDEN, &mut rng);
