@@ -100,6 +100,7 @@ impl Accumulator {
         {
             self.values = parent.values;
             self.pieces = parent.pieces;
+            self.computed = true;
         }
         self.apply_changes(net, target);
     }
