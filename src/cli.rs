@@ -35,13 +35,14 @@ Subcommands:
                                     and the epoch with its lowest loss is written; --l2:
                                     penalty on the distance from the current weights)
   train --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
-        [--lr-step N] [--lr-gamma X] [--lambda X] [--seed N] [--holdout F]
+        [--lr-step N] [--lr-gamma X] [--lambda X] [--seed N] [--holdout F] [--flip-files]
                                     fit the NNUE network to datagen files; writes the
                                     network file (defaults: 20 epochs, batch 16384,
                                     lr 0.001 x 0.3 every 8 epochs, lambda 0.5, holdout
                                     0.1 of the games), a checkpoint FILE-stem.epochN.nnue
                                     after each epoch, and to FILE the epoch with the lowest
-                                    validation loss
+                                    validation loss; --flip-files also trains on each
+                                    position mirrored a-h
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -133,6 +134,7 @@ pub struct TrainArgs {
     pub lambda: Option<f64>,
     pub seed: u64,
     pub holdout: Option<f64>,
+    pub flip_files: bool,
 }
 
 /// The numbers are checked to be finite when parsed, so equality is an equivalence.
@@ -558,6 +560,7 @@ fn train(args: &[String]) -> Result<Subcommand, CliError> {
                 train.lambda = Some(fraction(name, text, true)?);
             }
             "--seed" => train.seed = number(name, value(name, inline, args, &mut i)?)?,
+            "--flip-files" if inline.is_none() => train.flip_files = true,
             "--holdout" => {
                 let text = value(name, inline, args, &mut i)?;
                 train.holdout = Some(fraction(name, text, false)?);

@@ -150,6 +150,7 @@ fn main() {
                 lambda: args.lambda.unwrap_or(train::DEFAULT_LAMBDA),
                 seed: args.seed,
                 holdout: args.holdout.unwrap_or(train::DEFAULT_HOLDOUT),
+                flip_files: args.flip_files,
                 threads: options
                     .threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -45,6 +45,10 @@ pub struct TrainConfig {
     pub threads: usize,
     /// The last fraction of the games is held out for the validation loss.
     pub holdout: f64,
+    /// Also train on every position mirrored left to right (files a-h swapped), with the
+    /// same label: twice the positions for a net that otherwise learns the games by heart.
+    /// Castling is the only asymmetry, and the inputs do not see it.
+    pub flip_files: bool,
 }
 
 /// One position's inputs and label.
@@ -76,12 +80,19 @@ pub struct Dataset {
     pub train: Vec<Sample>,
     pub validation: Vec<Sample>,
     pub games: usize,
+    /// Positions read, before any flipping.
+    pub positions: usize,
     /// The hand-written evaluation's loss on the held-out positions: the mark to beat.
     pub classical_validation_loss: f64,
 }
 
 /// Reads every file; a new game starts where the ply count does not go up.
-pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, String> {
+pub fn load(
+    paths: &[PathBuf],
+    lambda: f64,
+    holdout: f64,
+    flip_files: bool,
+) -> Result<Dataset, String> {
     let mut games: Vec<Vec<(Sample, f32)>> = Vec::new();
     for path in paths {
         let records = read_file(path).map_err(|e| e.to_string())?;
@@ -119,8 +130,20 @@ pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, Str
         .map(|(s, p)| f64::from((p - s.target).powi(2)))
         .sum::<f64>()
         / held_out.len().max(1) as f64;
+    let held_out_count = held_out.len();
     let validation = held_out.into_iter().map(|(s, _)| s).collect();
-    let train: Vec<Sample> = games.into_iter().flatten().map(|(s, _)| s).collect();
+    let mut train: Vec<Sample> = games.into_iter().flatten().map(|(s, _)| s).collect();
+    let positions = train.len() + held_out_count;
+    if flip_files {
+        let flipped: Vec<Sample> = train
+            .iter()
+            .map(|s| Sample {
+                features: s.features.iter().map(|&f| f ^ 7).collect(),
+                ..s.clone()
+            })
+            .collect();
+        train.extend(flipped);
+    }
     if train.is_empty() {
         return Err("no training positions (the files are empty or all held out)".to_string());
     }
@@ -128,6 +151,7 @@ pub fn load(paths: &[PathBuf], lambda: f64, holdout: f64) -> Result<Dataset, Str
         train,
         validation,
         games: count,
+        positions,
         classical_validation_loss,
     })
 }
@@ -321,11 +345,16 @@ fn write_network(net: &FloatNetwork, path: &Path) -> Result<(), String> {
 /// loss (the last one without held-out games) to `config.out`.
 pub fn run(config: &TrainConfig) -> Result<(), String> {
     let started = Instant::now();
-    let data = load(&config.data, config.lambda, config.holdout)?;
+    let data = load(
+        &config.data,
+        config.lambda,
+        config.holdout,
+        config.flip_files,
+    )?;
     eprintln!(
         "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network, \
-         {} epochs, batch {}, lr {} x {} every {} epochs, lambda {}, seed {}, {} threads",
-        data.train.len() + data.validation.len(),
+         {} epochs, batch {}, lr {} x {} every {} epochs, lambda {}, seed {}, {} threads{}",
+        data.positions,
         data.games,
         data.train.len(),
         data.validation.len(),
@@ -338,6 +367,11 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         config.lambda,
         config.seed,
         config.threads,
+        if config.flip_files {
+            ", training positions doubled by flipping files"
+        } else {
+            ""
+        },
     );
     eprintln!(
         "train: the hand-written evaluation's validation loss: {:.6}",
