@@ -78,13 +78,7 @@ fn main() {
             }
         }
         Subcommand::Bench { depth } => {
-            let evaluation = match cli_evaluation(&options) {
-                Ok(evaluation) => evaluation,
-                Err(e) => {
-                    eprintln!("ironwood: {e}");
-                    std::process::exit(1);
-                }
-            };
+            let evaluation = cli_evaluation(&options);
             let r = bench::run(
                 depth.unwrap_or(bench::DEFAULT_DEPTH),
                 hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
@@ -104,7 +98,9 @@ fn main() {
             seed,
             openings,
         } => {
+            let evaluation = cli_evaluation(&options);
             let config = ironwood::datagen::DatagenConfig {
+                evaluation,
                 out,
                 threads: options
                     .threads
@@ -165,20 +161,24 @@ fn main() {
     std::process::exit(code);
 }
 
-/// The evaluation `--evaluation` and `--eval-file` ask for (bench); a network that cannot
-/// be loaded is an error here, where nothing else would say so.
-fn cli_evaluation(options: &cli::GlobalOptions) -> Result<Evaluation, String> {
+/// The evaluation `--evaluation` and `--eval-file` ask for (bench, datagen); a network
+/// that cannot be loaded ends the run with status 1, as nothing else would say so.
+fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
     let network = match &options.eval_file {
-        Some(file) => Network::intern(
-            Network::load(file).map_err(|e| format!("--eval-file {}: {e}", file.display()))?,
-        ),
+        Some(file) => match Network::load(file) {
+            Ok(network) => Network::intern(network),
+            Err(e) => {
+                eprintln!("ironwood: --eval-file {}: {e}", file.display());
+                std::process::exit(1);
+            }
+        },
         None => Network::embedded(),
     };
-    Ok(if options.nnue {
+    if options.nnue {
         Evaluation::Nnue(network)
     } else {
         Evaluation::Classical
-    })
+    }
 }
 
 /// Exit status 0, or the error on stderr and 1.

@@ -105,6 +105,35 @@ fn a_short_run_writes_loadable_reproducible_networks() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
 
+    // And plays its own games with it: the next round's data.
+    let next = dir.join("next.bin");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--evaluation",
+        "nnue",
+        "--eval-file",
+        &out.display().to_string(),
+        "--threads",
+        "1",
+        "datagen",
+        "--out",
+        &next.display().to_string(),
+        "--games",
+        "2",
+        "--nodes",
+        "600",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let records = ironwood::datagen::format::read_file(&next).unwrap();
+    assert!(!records.is_empty());
+    let classical = ironwood::datagen::format::read_file(&data).unwrap();
+    assert_ne!(
+        records[..3],
+        classical[..3],
+        "the network played the classical games"
+    );
+
     // Usage mistakes are refused before any work.
     let (code, _, stderr) = common::run_ironwood(&["train", "--data", &data.display().to_string()]);
     assert_eq!(code, 2);
