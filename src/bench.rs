@@ -3,6 +3,7 @@
 //! on every run and machine, and changes only when search or evaluation change.
 
 use crate::board::Position;
+use crate::nnue::Evaluation;
 use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
@@ -64,7 +65,7 @@ pub struct BenchResult {
 }
 
 /// Runs the bench; `verbose` prints one line per position before the summary.
-pub fn run(depth: u32, hash_mb: usize, verbose: bool) -> BenchResult {
+pub fn run(depth: u32, hash_mb: usize, verbose: bool, evaluation: Evaluation) -> BenchResult {
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
@@ -74,6 +75,7 @@ pub fn run(depth: u32, hash_mb: usize, verbose: bool) -> BenchResult {
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         let mut searcher = Searcher::new(hash_mb, 1);
+        searcher.features.evaluation = evaluation;
         let control = SearchControl::new(None, false);
         let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
         nodes += outcome.nodes;

@@ -34,6 +34,15 @@ Subcommands:
                                     the last fraction F of the positions is not trained on,
                                     and the epoch with its lowest loss is written; --l2:
                                     penalty on the distance from the current weights)
+  train --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
+        [--lr-step N] [--lr-gamma X] [--lambda X] [--seed N] [--holdout F] [--flip-files]
+                                    fit the NNUE network to datagen files; writes the
+                                    network file (defaults: 20 epochs, batch 16384,
+                                    lr 0.001 x 0.3 every 8 epochs, lambda 0.5, holdout
+                                    0.1 of the games), a checkpoint FILE-stem.epochN.nnue
+                                    after each epoch, and to FILE the epoch with the lowest
+                                    validation loss; --flip-files also trains on each
+                                    position mirrored a-h
 
 Options:
   --hash MB            transposition table size (default 64)
@@ -45,6 +54,8 @@ Options:
   --log-level LEVEL    off, error, warn, info, protocol (all but thinking lines), debug
                        (default: $RUST_LOG if set, else debug), trace
   --protocol P         speak P (uci or xboard) whatever the first command is
+  --evaluation E       classical (default) or nnue: the evaluation searches use
+  --eval-file FILE     the NNUE network to use instead of the embedded one
   -h, --help           this text
   -V, --version        the version
 ";
@@ -66,6 +77,10 @@ pub struct GlobalOptions {
     pub log_keep_bytes: Option<u64>,
     /// `--protocol`: `None` lets the first command decide.
     pub protocol: Option<Protocol>,
+    /// `--evaluation nnue`: search with the network instead of the hand-written evaluation.
+    pub nnue: bool,
+    /// `--eval-file`: a network file to load instead of the embedded one.
+    pub eval_file: Option<PathBuf>,
 }
 
 /// The protocol spoken on stdin/stdout.
@@ -103,7 +118,27 @@ pub enum Subcommand {
         openings: Option<PathBuf>,
     },
     Tune(TuneArgs),
+    Train(TrainArgs),
 }
+
+/// `train`'s own arguments; `None` means the trainer's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainArgs {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: Option<usize>,
+    pub batch: Option<usize>,
+    pub learning_rate: Option<f64>,
+    pub lr_step: Option<usize>,
+    pub lr_gamma: Option<f64>,
+    pub lambda: Option<f64>,
+    pub seed: u64,
+    pub holdout: Option<f64>,
+    pub flip_files: bool,
+}
+
+/// The numbers are checked to be finite when parsed, so equality is an equivalence.
+impl Eq for TrainArgs {}
 
 /// `tune`'s own arguments; `None` means the tuner's default.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -263,6 +298,24 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                     }
                 });
             }
+            "--evaluation" => {
+                options.nnue = match value(name, inline, args, &mut i)? {
+                    "nnue" => true,
+                    "classical" => false,
+                    other => {
+                        return Err(CliError(format!(
+                            "--evaluation must be classical or nnue, not `{other}`"
+                        )));
+                    }
+                };
+            }
+            "--eval-file" => {
+                let file = value(name, inline, args, &mut i)?;
+                if file.is_empty() {
+                    return Err(CliError("--eval-file needs a file".to_string()));
+                }
+                options.eval_file = Some(PathBuf::from(file));
+            }
             _ => rest.push(arg.to_string()),
         }
         i += 1;
@@ -288,6 +341,7 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
         "epd" => epd(args),
         "datagen" => datagen(args),
         "tune" => tune(args),
+        "train" => train(args),
         other if is_option(other) => Err(CliError(format!("unknown option `{other}`"))),
         other => Err(CliError(format!("unknown subcommand `{other}`"))),
     }
@@ -458,6 +512,71 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
     }
     tune.out = out.ok_or_else(|| CliError("tune needs --out FILE".to_string()))?;
     Ok(Subcommand::Tune(tune))
+}
+
+fn train(args: &[String]) -> Result<Subcommand, CliError> {
+    let mut train = TrainArgs::default();
+    let mut out = None;
+    let mut i = 0;
+    // A number from 0 to 1, with or without 1 itself.
+    let fraction = |name: &str, text: &str, one_allowed: bool| -> Result<f64, CliError> {
+        let x: f64 = number(name, text)?;
+        if !(x >= 0.0 && (x < 1.0 || one_allowed && x == 1.0)) {
+            let upper = if one_allowed { "1" } else { "below 1" };
+            return Err(CliError(format!("{name} must be 0 to {upper}")));
+        }
+        Ok(x)
+    };
+    while i < args.len() {
+        let (name, inline) = split_option(&args[i]);
+        match name {
+            "--data" => train
+                .data
+                .push(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--out" => out = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
+            "--epochs" => {
+                train.epochs = Some(number(name, value(name, inline, args, &mut i)?)?);
+            }
+            "--batch" => {
+                train.batch = Some(positive(name, value(name, inline, args, &mut i)?)? as usize);
+            }
+            "--lr" => {
+                let lr: f64 = number(name, value(name, inline, args, &mut i)?)?;
+                if !(lr > 0.0 && lr.is_finite()) {
+                    return Err(CliError("--lr must be a positive number".to_string()));
+                }
+                train.learning_rate = Some(lr);
+            }
+            "--lr-step" => {
+                train.lr_step = Some(positive(name, value(name, inline, args, &mut i)?)? as usize);
+            }
+            "--lr-gamma" => {
+                let text = value(name, inline, args, &mut i)?;
+                let gamma = fraction(name, text, true)?;
+                train.lr_gamma = Some(gamma);
+            }
+            "--lambda" => {
+                let text = value(name, inline, args, &mut i)?;
+                train.lambda = Some(fraction(name, text, true)?);
+            }
+            "--seed" => train.seed = number(name, value(name, inline, args, &mut i)?)?,
+            "--flip-files" if inline.is_none() => train.flip_files = true,
+            "--holdout" => {
+                let text = value(name, inline, args, &mut i)?;
+                train.holdout = Some(fraction(name, text, false)?);
+            }
+            _ if is_option(name) => {
+                return Err(CliError(format!("unknown option `{name}` for train")));
+            }
+            _ => return Err(unexpected("train", &args[i..])),
+        }
+        i += 1;
+    }
+    if train.data.is_empty() {
+        return Err(CliError("train needs --data FILE".to_string()));
+    }
+    train.out = out.ok_or_else(|| CliError("train needs --out FILE".to_string()))?;
+    Ok(Subcommand::Train(train))
 }
 
 fn positive(option: &str, text: &str) -> Result<u64, CliError> {

@@ -1,6 +1,7 @@
 //! Entry point: parse the command line, then a protocol session (XBoard or UCI) or a subcommand.
 
 use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
+use ironwood::nnue::{Evaluation, Network};
 use ironwood::protocol::{self, StartConfig};
 use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
 use ironwood::{bench, epd, limits, logging, perft_command, sys};
@@ -58,6 +59,11 @@ fn main() {
                 startup_warning: log.warning,
                 log_limits,
                 protocol: options.protocol,
+                nnue: options.nnue,
+                eval_file: options
+                    .eval_file
+                    .as_ref()
+                    .map(|f| f.to_string_lossy().into_owned()),
             });
             0
         }
@@ -72,10 +78,12 @@ fn main() {
             }
         }
         Subcommand::Bench { depth } => {
+            let evaluation = cli_evaluation(&options);
             let r = bench::run(
                 depth.unwrap_or(bench::DEFAULT_DEPTH),
                 hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
                 true,
+                evaluation,
             );
             let nps = u128::from(r.nodes) * 1000 / r.time_ms.max(1);
             println!("nodes {} time_ms {} nps {nps}", r.nodes, r.time_ms);
@@ -90,7 +98,9 @@ fn main() {
             seed,
             openings,
         } => {
+            let evaluation = cli_evaluation(&options);
             let config = ironwood::datagen::DatagenConfig {
+                evaluation,
                 out,
                 threads: options
                     .threads
@@ -123,12 +133,52 @@ fn main() {
             };
             report(tune::run(&config))
         }
+        Subcommand::Train(args) => {
+            use ironwood::train;
+            let config = train::TrainConfig {
+                data: args.data,
+                out: args.out,
+                epochs: args.epochs.unwrap_or(train::DEFAULT_EPOCHS),
+                batch: args.batch.unwrap_or(train::DEFAULT_BATCH),
+                learning_rate: args.learning_rate.unwrap_or(train::DEFAULT_LEARNING_RATE),
+                lr_step: args.lr_step.unwrap_or(train::DEFAULT_LR_STEP),
+                lr_gamma: args.lr_gamma.unwrap_or(train::DEFAULT_LR_GAMMA),
+                lambda: args.lambda.unwrap_or(train::DEFAULT_LAMBDA),
+                seed: args.seed,
+                holdout: args.holdout.unwrap_or(train::DEFAULT_HOLDOUT),
+                flip_files: args.flip_files,
+                threads: options
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            };
+            report(train::run(&config))
+        }
         Subcommand::Epd { file, ms } => {
             let hash_mb = hash_mb.unwrap_or(DEFAULT_HASH_MB);
             report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
         }
     };
     std::process::exit(code);
+}
+
+/// The evaluation `--evaluation` and `--eval-file` ask for (bench, datagen); a network
+/// that cannot be loaded ends the run with status 1, as nothing else would say so.
+fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
+    let network = match &options.eval_file {
+        Some(file) => match Network::load(file) {
+            Ok(network) => Network::intern(network),
+            Err(e) => {
+                eprintln!("ironwood: --eval-file {}: {e}", file.display());
+                std::process::exit(1);
+            }
+        },
+        None => Network::embedded(),
+    };
+    if options.nnue {
+        Evaluation::Nnue(network)
+    } else {
+        Evaluation::Classical
+    }
 }
 
 /// Exit status 0, or the error on stderr and 1.

@@ -21,11 +21,15 @@ pub struct StartConfig {
     pub log_limits: crate::logging::LogLimits,
     /// `--protocol`; `None` lets the first command decide.
     pub protocol: Option<Protocol>,
+    /// `--evaluation nnue`.
+    pub nnue: bool,
+    /// `--eval-file`: a network to load instead of the embedded one.
+    pub eval_file: Option<String>,
 }
 
 /// Speaks the chosen protocol on stdin/stdout until `quit` or the end of input.
 pub fn run(config: StartConfig) {
-    let Some((engine, inbox)) = engine::start(&EngineConfig {
+    let Some((mut engine, inbox)) = engine::start(&EngineConfig {
         hash_mb: config.hash_mb,
         threads: config.threads,
         move_overhead_ms: config.move_overhead_ms,
@@ -33,6 +37,21 @@ pub fn run(config: StartConfig) {
     }) else {
         return;
     };
+    let mut startup_warning = config.startup_warning;
+    if let Some(file) = &config.eval_file
+        && let Err(e) = engine.options.set_eval_file(file)
+    {
+        log::warn!("--eval-file {e}");
+        let note = format!("--eval-file {e}");
+        startup_warning = Some(match startup_warning {
+            Some(earlier) => format!("{earlier}; {note}"),
+            None => note,
+        });
+    }
+    if config.nnue {
+        engine.options.set_evaluation("NNUE", false);
+    }
+    engine.apply_search_features();
     let (protocol, early) = match config.protocol {
         Some(protocol) => (protocol, Vec::new()),
         None => choose(&inbox),
@@ -41,7 +60,7 @@ pub fn run(config: StartConfig) {
     match protocol {
         Protocol::Xboard => {
             let mut session =
-                xboard::session::Session::new(engine, Output::stdout(), config.startup_warning);
+                xboard::session::Session::new(engine, Output::stdout(), startup_warning);
             drive(early, &inbox, |event| {
                 session.handle(event) == xboard::session::Flow::Quit
             });
@@ -53,7 +72,7 @@ pub fn run(config: StartConfig) {
                 uci::session::SessionConfig {
                     hash_mb: config.hash_mb,
                     threads: config.threads,
-                    startup_warning: config.startup_warning,
+                    startup_warning,
                 },
             );
             drive(early, &inbox, |event| {

@@ -46,6 +46,8 @@ pub struct DatagenConfig {
     pub nodes: u64,
     pub seed: u64,
     pub openings: Option<PathBuf>,
+    /// The evaluation the games are played with (`--evaluation`, `--eval-file`).
+    pub evaluation: crate::nnue::Evaluation,
 }
 
 /// Games finished out of order wait here, so the file holds them in game order.
@@ -167,6 +169,7 @@ fn load_openings(path: &PathBuf) -> Result<Vec<Position>, String> {
 fn play_games(shared: &Shared) {
     let config = shared.config;
     let mut searcher = Searcher::new(config.hash_mb, 1);
+    searcher.features.evaluation = config.evaluation;
     loop {
         if shared.failed.load(Ordering::Relaxed) {
             return;
@@ -400,6 +403,7 @@ mod tests {
             nodes: 800,
             seed: 5,
             openings: None,
+            evaluation: crate::nnue::Evaluation::Classical,
         };
         let mut searcher = Searcher::new(config.hash_mb, 1);
         let first = play_game(&mut searcher, &config, &[], 3);

@@ -3,6 +3,7 @@
 //! protocols announce. The protocol rooms only turn their option text into these values.
 
 use crate::logging::LogLimits;
+use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
@@ -28,6 +29,10 @@ pub(crate) struct EngineOptions {
     /// Lines each search reports (Multi-PV), 1 to `MAX_MULTIPV`.
     pub(crate) multipv: usize,
     pub(crate) search: SearchFeatures,
+    /// The network `Evaluation=NNUE` searches with, and the `EvalFile` it came from
+    /// (`EMBEDDED_NETWORK` for the one in the binary).
+    pub(crate) network: &'static Network,
+    pub(crate) eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -40,7 +45,68 @@ impl Default for EngineOptions {
             log_limits: LogLimits::default(),
             multipv: 1,
             search: SearchFeatures::default(),
+            network: Network::embedded(),
+            eval_file: EMBEDDED_NETWORK.to_string(),
         }
+    }
+}
+
+/// The `EvalFile` value that names the network built into the binary.
+pub(crate) const EMBEDDED_NETWORK: &str = "<embedded>";
+
+/// The `Evaluation` option's values.
+pub(crate) const EVALUATION_CHOICES: [&str; 2] = ["Classical", "NNUE"];
+
+impl EngineOptions {
+    /// The `Evaluation` option's current value.
+    pub(crate) fn evaluation_name(&self) -> &'static str {
+        match self.search.evaluation {
+            Evaluation::Classical => EVALUATION_CHOICES[0],
+            Evaluation::Nnue(_) => EVALUATION_CHOICES[1],
+        }
+    }
+
+    /// Selects the evaluation by its option value (exact, or ignoring case for UCI);
+    /// `None` if `name` is not one.
+    pub(crate) fn set_evaluation(&mut self, name: &str, ignore_case: bool) -> Option<()> {
+        let matches = |choice: &str| {
+            if ignore_case {
+                choice.eq_ignore_ascii_case(name)
+            } else {
+                choice == name
+            }
+        };
+        self.search.evaluation = if matches(EVALUATION_CHOICES[0]) {
+            Evaluation::Classical
+        } else if matches(EVALUATION_CHOICES[1]) {
+            Evaluation::Nnue(self.network)
+        } else {
+            return None;
+        };
+        Some(())
+    }
+
+    /// Loads the network in `file` (`EMBEDDED_NETWORK` or nothing: the built-in one). On
+    /// failure nothing changes and the error says which network stays.
+    pub(crate) fn set_eval_file(&mut self, file: &str) -> Result<(), String> {
+        let network = if file.is_empty() || file == EMBEDDED_NETWORK {
+            Network::embedded()
+        } else {
+            Network::load(std::path::Path::new(file))
+                .map(Network::intern)
+                .map_err(|e| format!("{file}: {e}; keeping the network {}", self.eval_file))?
+        };
+        self.network = network;
+        self.eval_file = if file.is_empty() {
+            EMBEDDED_NETWORK.to_string()
+        } else {
+            file.to_string()
+        };
+        if let Evaluation::Nnue(_) = self.search.evaluation {
+            self.search.evaluation = Evaluation::Nnue(network);
+        }
+        log::info!("network {} from {}", network.checksum(), self.eval_file);
+        Ok(())
     }
 }
 

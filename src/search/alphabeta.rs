@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, MoveList, PieceKind, Position};
-use crate::eval::evaluate;
 
 use super::ordering::{OrderingTables, piece_value, score_moves, see_at_least};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
@@ -628,7 +627,7 @@ impl<'a> ThreadSearch<'a> {
             return DRAW;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(pos);
+            return self.stack.evaluate(pos, ply, self.features.evaluation);
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -653,7 +652,7 @@ impl<'a> ThreadSearch<'a> {
         } else if let Some(hit) = tt_hit {
             hit.static_eval
         } else {
-            evaluate(pos)
+            self.stack.evaluate(pos, ply, self.features.evaluation)
         };
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         let frame = &mut self.stack[ply];
@@ -982,7 +981,7 @@ impl<'a> ThreadSearch<'a> {
         self.stack[ply].pv_len = ply;
         self.selective_depth = self.selective_depth.max(ply);
         if ply >= MAX_PLY - 4 {
-            return evaluate(pos);
+            return self.stack.evaluate(pos, ply, self.features.evaluation);
         }
         if pos.is_insufficient_material() {
             return DRAW;
@@ -1006,7 +1005,10 @@ impl<'a> ThreadSearch<'a> {
             stand_pat = -INFINITY;
             best = -INFINITY;
         } else {
-            stand_pat = tt_hit.map_or_else(|| evaluate(pos), |h| h.static_eval);
+            stand_pat = tt_hit.map_or_else(
+                || self.stack.evaluate(pos, ply, self.features.evaluation),
+                |h| h.static_eval,
+            );
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -49,6 +49,7 @@ pub struct SearchFeatures {
     pub aspiration: bool,
     pub see_pruning: bool,
     pub iid: IidMode,
+    pub evaluation: crate::nnue::Evaluation,
 }
 
 impl Default for SearchFeatures {
@@ -65,6 +66,7 @@ impl Default for SearchFeatures {
             aspiration: true,
             see_pruning: true,
             iid: IidMode::Classic,
+            evaluation: crate::nnue::Evaluation::Classical,
         }
     }
 }

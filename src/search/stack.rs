@@ -5,7 +5,8 @@
 
 use std::ops::{Index, IndexMut};
 
-use crate::board::{Move, Piece};
+use crate::board::{Move, Piece, Position};
+use crate::nnue::{Accumulator, Evaluation};
 
 use super::picker::MovePicker;
 use super::score::MAX_PLY;
@@ -47,6 +48,9 @@ pub struct Frame {
     /// Triangular principal variation: `pv[ply..pv_len]` is this node's best line.
     pub pv: [Move; MAX_PLY + 1],
     pub pv_len: usize,
+    /// The network's hidden layer for the last position evaluated at this ply; a child
+    /// updates from it, and unmaking a move leaves it as it was.
+    pub accumulator: Accumulator,
 }
 
 impl Default for Frame {
@@ -67,6 +71,7 @@ impl Default for Frame {
             picker: MovePicker::default(),
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
+            accumulator: Accumulator::default(),
         }
     }
 }
@@ -120,6 +125,21 @@ impl SearchStack {
         let child_len = child.pv_len.max(ply + 1);
         node.pv[ply + 1..child_len].copy_from_slice(&child.pv[ply + 1..child_len]);
         node.pv_len = child_len;
+    }
+
+    /// The static evaluation of `pos`, the node at `ply`. The network's accumulator at
+    /// `ply` is brought up to date from the parent's (or this ply's previous one), so
+    /// evaluating costs the pieces that changed, with no hook at make or unmake.
+    pub fn evaluate(&mut self, pos: &Position, ply: usize, evaluation: Evaluation) -> i32 {
+        match evaluation {
+            Evaluation::Classical => crate::eval::evaluate(pos),
+            Evaluation::Nnue(net) => {
+                let (before, rest) = self.frames.split_at_mut(ply);
+                let accumulator = &mut rest[0].accumulator;
+                accumulator.update(net, pos, before.last().map(|f| &f.accumulator));
+                net.finish(pos, accumulator)
+            }
+        }
     }
 
     /// The best line of the node at `ply`.

@@ -132,7 +132,13 @@ impl SearchWorker {
                             log::debug!("table resized to {mb} MB in {:?}", started.elapsed());
                         }
                         WorkerCommand::SetThreads(n) => searcher.set_threads(n),
-                        WorkerCommand::SetFeatures(f) => searcher.features = f,
+                        WorkerCommand::SetFeatures(f) => {
+                            // The table's static evaluations belong to the old evaluation.
+                            if f.evaluation != searcher.features.evaluation {
+                                searcher.clear();
+                            }
+                            searcher.features = f;
+                        }
                         WorkerCommand::Clear => {
                             let started = Instant::now();
                             searcher.clear();

@@ -3,7 +3,8 @@
 //! the same technique switches XBoard offers. Names match case-insensitively, as UCI asks.
 
 use crate::engine::options::{
-    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, SWITCHES, clamp_threads,
+    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, SWITCHES,
+    clamp_threads,
 };
 use crate::limits::hash_cap_mb;
 
@@ -34,6 +35,11 @@ pub(crate) enum OptionError {
         low: u64,
         high: u64,
     },
+    /// A network file that cannot be used: `why` says why and which network stays.
+    Network {
+        value: String,
+        why: String,
+    },
 }
 
 impl OptionError {
@@ -52,6 +58,9 @@ impl OptionError {
             } => format!(
                 "info string error (option value out of range {low} to {high}): {name} = {value}"
             ),
+            OptionError::Network { value, why } => {
+                format!("info string error (network refused: {why}): EvalFile = {value}")
+            }
         }
     }
 }
@@ -98,6 +107,19 @@ pub(crate) fn announcements(
     lines.push(format!(
         "option name IID type combo default {default} {}",
         vars.join(" ")
+    ));
+    let vars: Vec<String> = EVALUATION_CHOICES
+        .iter()
+        .map(|name| format!("var {name}"))
+        .collect();
+    lines.push(format!(
+        "option name Evaluation type combo default {} {}",
+        options.evaluation_name(),
+        vars.join(" ")
+    ));
+    lines.push(format!(
+        "option name EvalFile type string default {}",
+        options.eval_file
     ));
     lines
 }
@@ -172,6 +194,19 @@ pub(crate) fn set(
                 .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
                 .ok_or_else(bad)?;
             options.search.iid = *mode;
+            Ok(OptionEffect::SearchFeatures)
+        }
+        "evaluation" => {
+            options.set_evaluation(value, true).ok_or_else(bad)?;
+            Ok(OptionEffect::SearchFeatures)
+        }
+        "evalfile" => {
+            options
+                .set_eval_file(value)
+                .map_err(|why| OptionError::Network {
+                    value: raw.to_string(),
+                    why,
+                })?;
             Ok(OptionEffect::SearchFeatures)
         }
         _ => {

@@ -3,7 +3,8 @@
 //! technique.
 
 use crate::engine::options::{
-    EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, RESIGN_THRESHOLD_RANGE, SWITCHES,
+    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    RESIGN_THRESHOLD_RANGE, SWITCHES,
 };
 
 use crate::logging::{MAX_LOG_MB, MB};
@@ -30,6 +31,11 @@ pub(crate) enum OptionError {
         value: String,
         expected: String,
     },
+    /// A network file that cannot be used: `why` says why and which network stays.
+    Network {
+        value: String,
+        why: String,
+    },
 }
 
 impl OptionError {
@@ -42,6 +48,9 @@ impl OptionError {
                 value,
                 expected,
             } => format!("Error (invalid option value, {expected}): {name}={value}"),
+            OptionError::Network { value, why } => {
+                format!("Error (network refused: {why}): EvalFile={value}")
+            }
         }
     }
 }
@@ -108,6 +117,19 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
         })
         .collect();
     list.push(format!("IID -combo {}", choices.join(" /// ")));
+    let current = options.evaluation_name();
+    let choices: Vec<String> = EVALUATION_CHOICES
+        .iter()
+        .map(|&name| {
+            if name == current {
+                format!("*{name}")
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    list.push(format!("Evaluation -combo {}", choices.join(" /// ")));
+    list.push(format!("EvalFile -file {}", options.eval_file));
     list
 }
 
@@ -168,6 +190,21 @@ pub(crate) fn set(
             options.search.iid = *mode;
             Ok(OptionEffect::SearchFeatures)
         }
+        "Evaluation" => {
+            options
+                .set_evaluation(value, false)
+                .ok_or_else(|| bad(format!("one of {}", EVALUATION_CHOICES.join(", "))))?;
+            Ok(OptionEffect::SearchFeatures)
+        }
+        "EvalFile" => {
+            options
+                .set_eval_file(value)
+                .map_err(|why| OptionError::Network {
+                    value: raw.to_string(),
+                    why,
+                })?;
+            Ok(OptionEffect::SearchFeatures)
+        }
         _ => {
             let (_, get) = SWITCHES
                 .iter()
@@ -207,6 +244,8 @@ mod tests {
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
+                "Evaluation -combo *Classical /// NNUE",
+                "EvalFile -file <embedded>",
             ]
         );
         set(&mut options, "Futility", Some("0")).unwrap();

@@ -1,0 +1,452 @@
+//! `ironwood train`: fits the NNUE network to datagen files with mini-batch Adam over
+//! sparse piece-square inputs, on the engine's threads, and writes the quantised file the
+//! engine loads. Loss: mean((sigmoid(K x eval) - target)^2), target = lambda x result +
+//! (1 - lambda) x sigmoid(K x search score), all from the side to move's view.
+
+pub mod network;
+
+use crate::board::Color;
+use crate::datagen::format::read_file;
+use crate::nnue::{self, HIDDEN, SCALE};
+use network::{FloatNetwork, white_features};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub const DEFAULT_EPOCHS: usize = 20;
+pub const DEFAULT_BATCH: usize = 16_384;
+pub const DEFAULT_LEARNING_RATE: f64 = 0.001;
+pub const DEFAULT_LAMBDA: f64 = 0.5;
+pub const DEFAULT_HOLDOUT: f64 = 0.1;
+/// The learning rate is multiplied by `DEFAULT_LR_GAMMA` every `DEFAULT_LR_STEP` epochs.
+pub const DEFAULT_LR_STEP: usize = 8;
+pub const DEFAULT_LR_GAMMA: f64 = 0.3;
+/// Centipawns to win probability, sigmoid(K x cp): the K `ironwood tune` fitted to the
+/// engine's own games (0.005968), so the network's centipawns are the hand-written
+/// evaluation's and the search's margins keep their meaning.
+pub const K: f32 = 0.006;
+/// Gradients are summed per chunk of this many positions, in chunk order, so a run gives
+/// the same network whatever the number of threads.
+const CHUNK: usize = 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+    pub lr_step: usize,
+    pub lr_gamma: f64,
+    pub lambda: f64,
+    pub seed: u64,
+    pub threads: usize,
+    /// The last fraction of the games is held out for the validation loss.
+    pub holdout: f64,
+    /// Also train on every position mirrored left to right (files a-h swapped), with the
+    /// same label: twice the positions for a net that otherwise learns the games by heart.
+    /// Castling is the only asymmetry, and the inputs do not see it.
+    pub flip_files: bool,
+}
+
+/// One position's inputs and label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// White-view features of every piece.
+    pub features: Vec<u16>,
+    pub black_to_move: bool,
+    /// The blended target, side to move's view, 0 to 1.
+    pub target: f32,
+}
+
+impl Sample {
+    pub fn new(pos: &crate::board::Position, target: f32) -> Sample {
+        Sample {
+            features: white_features(pos),
+            black_to_move: pos.side_to_move() == Color::Black,
+            target,
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training positions and the held-out ones.
+pub struct Dataset {
+    pub train: Vec<Sample>,
+    pub validation: Vec<Sample>,
+    pub games: usize,
+    /// Positions read, before any flipping.
+    pub positions: usize,
+    /// The hand-written evaluation's loss on the held-out positions: the mark to beat.
+    pub classical_validation_loss: f64,
+}
+
+/// Reads every file; a new game starts where the ply count does not go up.
+pub fn load(
+    paths: &[PathBuf],
+    lambda: f64,
+    holdout: f64,
+    flip_files: bool,
+) -> Result<Dataset, String> {
+    let mut games: Vec<Vec<(Sample, f32)>> = Vec::new();
+    for path in paths {
+        let records = read_file(path).map_err(|e| e.to_string())?;
+        let mut last_ply = None;
+        for r in records {
+            if last_ply.is_none_or(|p| r.ply <= p) {
+                games.push(Vec::new());
+            }
+            last_ply = Some(r.ply);
+            let white_result = r.result.white_score() as f32;
+            let white_score = sigmoid(K * f32::from(r.score));
+            let white_target = lambda as f32 * white_result + (1.0 - lambda as f32) * white_score;
+            let sample = Sample::new(&r.position, white_target);
+            let target = if sample.black_to_move {
+                1.0 - white_target
+            } else {
+                white_target
+            };
+            let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
+            games
+                .last_mut()
+                .expect("a game was started")
+                .push((Sample { target, ..sample }, classical));
+        }
+    }
+    let count = games.len();
+    let held = ((count as f64 * holdout).round() as usize).min(count);
+    let held_out: Vec<(Sample, f32)> = games
+        .split_off(count - held)
+        .into_iter()
+        .flatten()
+        .collect();
+    let classical_validation_loss = held_out
+        .iter()
+        .map(|(s, p)| f64::from((p - s.target).powi(2)))
+        .sum::<f64>()
+        / held_out.len().max(1) as f64;
+    let held_out_count = held_out.len();
+    let validation = held_out.into_iter().map(|(s, _)| s).collect();
+    let mut train: Vec<Sample> = games.into_iter().flatten().map(|(s, _)| s).collect();
+    let positions = train.len() + held_out_count;
+    if flip_files {
+        let flipped: Vec<Sample> = train
+            .iter()
+            .map(|s| Sample {
+                features: s.features.iter().map(|&f| f ^ 7).collect(),
+                ..s.clone()
+            })
+            .collect();
+        train.extend(flipped);
+    }
+    if train.is_empty() {
+        return Err("no training positions (the files are empty or all held out)".to_string());
+    }
+    Ok(Dataset {
+        train,
+        validation,
+        games: count,
+        positions,
+        classical_validation_loss,
+    })
+}
+
+/// Adds one position's loss gradient (scaled by `weight`) into `grad`; returns its loss.
+fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f32 {
+    let h = net.hidden;
+    let (own, other) = net.pre_activations(&s.features, s.black_to_move);
+    let out_at = net.output_weights_at();
+    let bias_at = net.output_bias_at();
+    let (own_w, other_w) = net.params[out_at..bias_at].split_at(h);
+    let mut y = net.params[bias_at];
+    for i in 0..h {
+        y += own[i].clamp(0.0, 1.0) * own_w[i] + other[i].clamp(0.0, 1.0) * other_w[i];
+    }
+    let scale = K * SCALE as f32;
+    let p = sigmoid(scale * y);
+    let error = p - s.target;
+    let g = weight * 2.0 * error * p * (1.0 - p) * scale;
+    grad[bias_at] += g;
+    let mut d_own = vec![0.0f32; h];
+    let mut d_other = vec![0.0f32; h];
+    for i in 0..h {
+        grad[out_at + i] += g * own[i].clamp(0.0, 1.0);
+        grad[out_at + h + i] += g * other[i].clamp(0.0, 1.0);
+        if own[i] > 0.0 && own[i] < 1.0 {
+            d_own[i] = g * own_w[i];
+        }
+        if other[i] > 0.0 && other[i] < 1.0 {
+            d_other[i] = g * other_w[i];
+        }
+    }
+    let bias_start = net.transformer_biases_at();
+    for i in 0..h {
+        grad[bias_start + i] += d_own[i] + d_other[i];
+    }
+    for &f in &s.features {
+        let f = usize::from(f);
+        let (own_f, other_f) = if s.black_to_move {
+            (nnue::flip_feature(f), f)
+        } else {
+            (f, nnue::flip_feature(f))
+        };
+        for (g, d) in grad[own_f * h..(own_f + 1) * h].iter_mut().zip(&d_own) {
+            *g += d;
+        }
+        for (g, d) in grad[other_f * h..(other_f + 1) * h]
+            .iter_mut()
+            .zip(&d_other)
+        {
+            *g += d;
+        }
+    }
+    error * error
+}
+
+/// The mean loss over `samples`.
+pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
+    let scale = K * SCALE as f32;
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(scale * net.output(&s.features, s.black_to_move));
+            f64::from((p - s.target).powi(2))
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The mean loss over `samples` and its gradient.
+pub fn loss_and_gradient(net: &FloatNetwork, samples: &[Sample]) -> (f64, Vec<f32>) {
+    let mut grad = vec![0.0; net.params.len()];
+    let weight = 1.0 / samples.len().max(1) as f32;
+    let total: f64 = samples
+        .iter()
+        .map(|s| f64::from(backward(net, s, weight, &mut grad)))
+        .sum();
+    (total / samples.len().max(1) as f64, grad)
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    steps: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            steps: 0,
+        }
+    }
+
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        self.steps += 1;
+        let c1 = 1.0 - Adam::BETA1.powi(self.steps);
+        let c2 = 1.0 - Adam::BETA2.powi(self.steps);
+        for (((p, g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+        {
+            *m = Adam::BETA1 * *m + (1.0 - Adam::BETA1) * g;
+            *v = Adam::BETA2 * *v + (1.0 - Adam::BETA2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
+        }
+    }
+}
+
+/// Gradient and loss of one batch, chunk by chunk over `threads`, summed in chunk order.
+fn batch_gradient(
+    net: &FloatNetwork,
+    batch: &[&Sample],
+    threads: usize,
+    buffers: &mut [Vec<f32>],
+    total: &mut [f32],
+) -> f64 {
+    let weight = 1.0 / batch.len() as f32;
+    let chunks: Vec<&[&Sample]> = batch.chunks(CHUNK).collect();
+    let mut losses = vec![0.0f64; chunks.len()];
+    let used = &mut buffers[..chunks.len()];
+    std::thread::scope(|scope| {
+        let mut work: Vec<Vec<(usize, &mut Vec<f32>, &mut f64)>> =
+            (0..threads).map(|_| Vec::new()).collect();
+        for (i, (buffer, loss)) in used.iter_mut().zip(losses.iter_mut()).enumerate() {
+            work[i % threads].push((i, buffer, loss));
+        }
+        for jobs in work {
+            let chunks = &chunks;
+            scope.spawn(move || {
+                for (i, buffer, loss) in jobs {
+                    buffer.iter_mut().for_each(|g| *g = 0.0);
+                    *loss = chunks[i]
+                        .iter()
+                        .map(|s| f64::from(backward(net, s, weight, buffer)))
+                        .sum();
+                }
+            });
+        }
+    });
+    total.iter_mut().for_each(|g| *g = 0.0);
+    for buffer in used.iter() {
+        for (t, g) in total.iter_mut().zip(buffer) {
+            *t += g;
+        }
+    }
+    losses.iter().sum::<f64>() / batch.len() as f64
+}
+
+/// The validation loss over `threads`.
+fn parallel_loss(net: &FloatNetwork, samples: &[Sample], threads: usize) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    let part = samples.len().div_ceil(threads);
+    let sums: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(part)
+            .map(|chunk| scope.spawn(move || loss(net, chunk) * chunk.len() as f64))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// `net.nnue` -> `net.epoch3.nnue`.
+fn checkpoint_path(out: &Path, epoch: usize) -> PathBuf {
+    let stem = out.file_stem().map_or_else(
+        || "network".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    out.with_file_name(format!("{stem}.epoch{epoch}.nnue"))
+}
+
+fn write_network(net: &FloatNetwork, path: &Path) -> Result<(), String> {
+    let quantised = net
+        .quantise()
+        .map_err(|e| format!("cannot quantise: {e}"))?;
+    std::fs::write(path, quantised.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Trains, writing a checkpoint after every epoch and the epoch with the lowest validation
+/// loss (the last one without held-out games) to `config.out`.
+pub fn run(config: &TrainConfig) -> Result<(), String> {
+    let started = Instant::now();
+    let data = load(
+        &config.data,
+        config.lambda,
+        config.holdout,
+        config.flip_files,
+    )?;
+    eprintln!(
+        "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network, \
+         {} epochs, batch {}, lr {} x {} every {} epochs, lambda {}, seed {}, {} threads{}",
+        data.positions,
+        data.games,
+        data.train.len(),
+        data.validation.len(),
+        HIDDEN,
+        config.epochs,
+        config.batch,
+        config.learning_rate,
+        config.lr_gamma,
+        config.lr_step,
+        config.lambda,
+        config.seed,
+        config.threads,
+        if config.flip_files {
+            ", training positions doubled by flipping files"
+        } else {
+            ""
+        },
+    );
+    eprintln!(
+        "train: the hand-written evaluation's validation loss: {:.6}",
+        data.classical_validation_loss
+    );
+    let mut rng = StdRng::seed_from_u64(config.seed);
+    let mut net = FloatNetwork::random(HIDDEN, &mut rng);
+    let mut adam = Adam::new(net.params.len());
+    let threads = config.threads.max(1);
+    let batch_size = config.batch.max(1);
+    let mut buffers = vec![vec![0.0f32; net.params.len()]; batch_size.div_ceil(CHUNK)];
+    let mut grad = vec![0.0f32; net.params.len()];
+    let mut order: Vec<usize> = (0..data.train.len()).collect();
+    let mut best: Option<(f64, usize)> = None;
+    let batches = order.len().div_ceil(batch_size);
+    for epoch in 1..=config.epochs {
+        let epoch_start = Instant::now();
+        let lr = config.learning_rate
+            * config
+                .lr_gamma
+                .powi(((epoch - 1) / config.lr_step.max(1)) as i32);
+        order.shuffle(&mut rng);
+        let mut epoch_loss = 0.0;
+        let mut last_report = Instant::now();
+        for (b, indices) in order.chunks(batch_size).enumerate() {
+            let batch: Vec<&Sample> = indices.iter().map(|&i| &data.train[i]).collect();
+            let batch_loss = batch_gradient(&net, &batch, threads, &mut buffers, &mut grad);
+            epoch_loss += batch_loss * batch.len() as f64;
+            adam.step(&mut net.params, &grad, lr as f32);
+            net.clip();
+            if last_report.elapsed().as_secs() >= 10 {
+                last_report = Instant::now();
+                let done = (b + 1) * batch_size;
+                eprintln!(
+                    "train: epoch {epoch}/{} batch {}/{batches}, loss {:.6}, {:.0} positions/s",
+                    config.epochs,
+                    b + 1,
+                    epoch_loss / done as f64,
+                    done as f64 / epoch_start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        let train_loss = epoch_loss / data.train.len() as f64;
+        let validation_loss = parallel_loss(&net, &data.validation, threads);
+        let checkpoint = checkpoint_path(&config.out, epoch);
+        write_network(&net, &checkpoint)?;
+        eprintln!(
+            "train: epoch {epoch}/{}: train loss {train_loss:.6}, validation loss \
+             {validation_loss:.6}, lr {lr:.6}, {:.1} s; checkpoint {}",
+            config.epochs,
+            epoch_start.elapsed().as_secs_f64(),
+            checkpoint.display()
+        );
+        let score = if validation_loss.is_nan() {
+            -(epoch as f64)
+        } else {
+            validation_loss
+        };
+        if best.is_none_or(|(loss, _)| score < loss) {
+            best = Some((score, epoch));
+            write_network(&net, &config.out)?;
+        }
+    }
+    if let Some((_, epoch)) = best {
+        eprintln!(
+            "train: wrote epoch {epoch} (lowest validation loss) to {} in {:.0} s",
+            config.out.display(),
+            started.elapsed().as_secs_f64()
+        );
+    } else {
+        write_network(&net, &config.out)?;
+        eprintln!(
+            "train: no epochs; wrote the initial network to {}",
+            config.out.display()
+        );
+    }
+    Ok(())
+}
