@@ -1,13 +1,15 @@
 //! The `ironwood perft` subcommand: a divide for one position, or a whole EPD suite.
 
-use crate::board::Position;
 use crate::board::perft::{divide, parse_perft_line, perft};
+use crate::board::{CastlingMode, Position};
 use std::time::Instant;
 
 /// `perft DEPTH [FEN...]`: one line per root move, then `nodes N time_ms T nps X`.
 pub fn run_divide(depth: u32, fen: Option<&str>) -> Result<(), String> {
     let pos = match fen {
-        Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        Some(f) => {
+            Position::from_fen_in(f, CastlingMode::Chess960).map_err(|e| format!("bad FEN: {e}"))?
+        }
         None => Position::startpos(),
     };
     let start = Instant::now();
@@ -44,7 +46,7 @@ pub fn run_suite(path: &str, max_depth: Option<u32>) -> Result<bool, String> {
             total += 1;
             continue;
         };
-        let pos = match Position::from_fen(&case.fen) {
+        let pos = match Position::from_fen_in(&case.fen, CastlingMode::Chess960) {
             Ok(p) => p,
             Err(e) => {
                 println!("line {}: bad FEN ({e}): {}", number + 1, case.fen);
