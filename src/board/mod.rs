@@ -20,7 +20,10 @@ pub use castling::{CastleSide, CastlingRights};
 pub use fen::{CastlingMode, FenError, MAX_HALFMOVE_CLOCK, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
-pub use notation::{MoveParseError, parse_coordinate, parse_move, parse_san, to_san};
+pub use notation::{
+    CastlingNotation, MoveParseError, line_text, move_text, parse_coordinate, parse_coordinate_in,
+    parse_move, parse_move_in, parse_san, to_san,
+};
 pub use playable::is_playable;
 pub use position::Position;
 pub use square::{Color, Piece, PieceKind, Square};

@@ -28,6 +28,8 @@ pub(crate) struct EngineOptions {
     /// Lines each search reports (Multi-PV), 1 to `MAX_MULTIPV`.
     pub(crate) multipv: usize,
     pub(crate) search: SearchFeatures,
+    /// Chess960 castling (XBoard `variant fischerandom`, UCI `UCI_Chess960`).
+    pub(crate) chess960: bool,
 }
 
 impl Default for EngineOptions {
@@ -40,6 +42,7 @@ impl Default for EngineOptions {
             log_limits: LogLimits::default(),
             multipv: 1,
             search: SearchFeatures::default(),
+            chess960: false,
         }
     }
 }

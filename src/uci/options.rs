@@ -79,6 +79,10 @@ pub(crate) fn announcements(
             options.move_overhead_ms
         ),
         "option name Clear Hash type button".to_string(),
+        format!(
+            "option name UCI_Chess960 type check default {}",
+            options.chess960
+        ),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
@@ -166,6 +170,10 @@ pub(crate) fn set(
             Ok(OptionEffect::Nothing)
         }
         "clear hash" => Ok(OptionEffect::ClearHash),
+        "uci_chess960" => {
+            options.chess960 = parse_check(value).ok_or_else(bad)?;
+            Ok(OptionEffect::Nothing)
+        }
         "iid" => {
             let (_, mode) = IID_CHOICES
                 .iter()

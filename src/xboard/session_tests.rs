@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::*;
+use crate::board::parse_move;
 use crate::engine::options::EngineOptions;
 use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
 use crate::search::{MATE, ScoreBound, SearchLimits};
