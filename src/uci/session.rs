@@ -236,6 +236,7 @@ impl Session {
             }
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
             Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+            Ok(OptionEffect::Reseed) => self.engine.reseed(),
             Err(error) => self.out.line(&error.reply()),
         }
     }

@@ -60,7 +60,6 @@ pub(crate) struct Session {
     /// `ping` tokens waiting for the move being thought about.
     pending_pongs: Vec<String>,
     post: bool,
-    random: bool,
     /// A `draw` offer that came while thinking, decided just before the move.
     draw_offer_pending: bool,
     // The opponent and the setting, for the log.
@@ -84,7 +83,6 @@ impl Session {
             paused: false,
             pending_pongs: Vec::new(),
             post: false,
-            random: false,
             draw_offer_pending: false,
             opponent_name: None,
             ratings: (0, 0),
@@ -232,8 +230,8 @@ impl Session {
             Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
             Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
             Command::Random => {
-                self.random = !self.random;
-                log::debug!("random is now {} (ignored)", self.random);
+                self.engine.random = !self.engine.random;
+                log::debug!("random is now {}", self.engine.random);
             }
             Command::Name(name) => {
                 log::info!("opponent: {name}");
@@ -367,6 +365,7 @@ impl Session {
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
             Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
             Ok(OptionEffect::LogLimits) => logging::set_limits(self.engine.options.log_limits),
+            Ok(OptionEffect::Reseed) => self.engine.reseed(),
             Err(error) => self.out.line(&printable(&error.reply())),
         }
     }
@@ -401,7 +400,6 @@ impl Session {
         self.engine_color = Color::Black;
         self.paused = false;
         self.edit = None;
-        self.random = false;
         self.draw_offer_pending = false;
         self.opponent_name = None;
         self.ratings = (0, 0);
