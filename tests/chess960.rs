@@ -223,3 +223,17 @@ fn uci_chess960_castles_king_takes_rook() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn the_log_writes_castling_as_o_o_in_san() {
+    let mut engine = xboard_960();
+    engine.send("setboard 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w KQkq - 0 1");
+    assert!(replies(&mut engine, &["g1h1", "O-O-O"]).is_empty());
+    let log: String = engine
+        .log_files()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).unwrap_or_default())
+        .collect();
+    assert!(log.contains("played 1. O-O\n"), "{log}");
+    assert!(log.contains("played 1... O-O-O\n"), "{log}");
+}

@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::board::Color;
-use crate::board::{Move, MoveList, Position, is_legal, legal_moves};
+use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
@@ -278,8 +278,19 @@ impl Engine {
         self.clock.new_record();
     }
 
-    /// Plays `m`, which must be legal on the board.
+    /// Plays `m`, which must be legal on the board; the log gets it in SAN (`O-O` for any
+    /// castling, whatever the protocol wrote).
     pub(crate) fn push_move(&mut self, m: Move) {
+        if log::log_enabled!(log::Level::Debug) {
+            let position = self.game.position();
+            let number = position.fullmove_number();
+            let dots = if position.side_to_move() == Color::White {
+                "."
+            } else {
+                "..."
+            };
+            log::debug!("played {number}{dots} {}", to_san(position, m));
+        }
         self.game.push(m);
         self.excluded.clear();
     }
