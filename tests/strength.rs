@@ -132,6 +132,28 @@ fn weaker_levels_search_less_and_answer_in_time() {
 }
 
 #[test]
+fn uci_announces_the_strength_options() {
+    let mut engine = Engine::start_with(
+        &[
+            "--log-dir".to_string(),
+            scratch_dir("strength-logs").display().to_string(),
+        ],
+        scratch_dir("strength-logs"),
+    );
+    engine.send("uci");
+    let lines = engine.until("uciok", SHORT, |l| l == "uciok");
+    for expected in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2800 min 800 max 2800",
+        "option name Randomize (cp) type spin default 0 min 0 max 100",
+        "option name Random Seed type spin default 0 min 0 max 2000000000",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+    }
+}
+
+#[test]
 fn limit_strength_plays_at_the_level_of_its_elo() {
     let mut engine = uci();
     engine.send("setoption name UCI_LimitStrength value true");

@@ -175,7 +175,7 @@ pub(crate) fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
 
 impl Engine {
     pub(crate) fn new(worker: SearchWorker, options: EngineOptions) -> Engine {
-        Engine {
+        let mut engine = Engine {
             worker,
             game: Game::default(),
             options,
@@ -189,7 +189,9 @@ impl Engine {
             hint: None,
             random: false,
             rng: StdRng::seed_from_u64(0),
-        }
+        };
+        engine.reseed();
+        engine
     }
 
     pub(crate) fn game(&self) -> &Game {

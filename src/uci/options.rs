@@ -87,6 +87,26 @@ pub(crate) fn announcements(
             "option name UCI_Chess960 type check default {}",
             options.chess960
         ),
+        format!(
+            "option name Skill Level type spin default {} min 0 max {MAX_SKILL_LEVEL}",
+            options.skill_level
+        ),
+        format!(
+            "option name UCI_LimitStrength type check default {}",
+            options.limit_strength
+        ),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            options.elo, ELO_RANGE.0, ELO_RANGE.1
+        ),
+        format!(
+            "option name Randomize (cp) type spin default {} min 0 max {MAX_RANDOMIZE_CP}",
+            options.randomize_cp
+        ),
+        format!(
+            "option name Random Seed type spin default {} min 0 max {MAX_RANDOM_SEED}",
+            options.random_seed
+        ),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
