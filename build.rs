@@ -238,6 +238,10 @@ fn main() {
     write_array(&mut out, "ZOBRIST_CASTLING", "u64", &castling);
     write_array(&mut out, "ZOBRIST_EN_PASSANT", "u64", &en_passant);
     writeln!(out, "pub const ZOBRIST_SIDE: u64 = {:#x};", rng.next()).unwrap();
+    // Drawn after the keys above so that normal chess keeps its keys: one per castling
+    // right (4) and rook file (8), used only for rooks off the a- and h-files (Chess960).
+    let castling_file: Vec<u64> = (0..4 * 8).map(|_| rng.next()).collect();
+    write_array(&mut out, "ZOBRIST_CASTLING_FILE", "u64", &castling_file);
 
     let dest = Path::new(&env::var("OUT_DIR").unwrap()).join("tables.rs");
     fs::write(dest, out).unwrap();

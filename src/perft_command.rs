@@ -1,19 +1,28 @@
 //! The `ironwood perft` subcommand: a divide for one position, or a whole EPD suite.
 
-use crate::board::Position;
 use crate::board::perft::{divide, parse_perft_line, perft};
+use crate::board::{CastlingMode, CastlingNotation, Position, move_text};
 use std::time::Instant;
 
 /// `perft DEPTH [FEN...]`: one line per root move, then `nodes N time_ms T nps X`.
+/// A FEN of normal chess writes castling `e1g1`; any other (Chess960) FEN king takes rook,
+/// as Stockfish's divide does with `UCI_Chess960`.
 pub fn run_divide(depth: u32, fen: Option<&str>) -> Result<(), String> {
-    let pos = match fen {
-        Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::startpos(),
+    let (pos, notation) = match fen {
+        Some(f) => match Position::from_fen(f) {
+            Ok(pos) => (pos, CastlingNotation::Standard),
+            Err(_) => (
+                Position::from_fen_in(f, CastlingMode::Chess960)
+                    .map_err(|e| format!("bad FEN: {e}"))?,
+                CastlingNotation::KingTakesRook,
+            ),
+        },
+        None => (Position::startpos(), CastlingNotation::Standard),
     };
     let start = Instant::now();
     let mut total = 0;
     for (m, nodes) in divide(&pos, depth) {
-        println!("{m}: {nodes}");
+        println!("{}: {nodes}", move_text(&pos, m, notation));
         total += nodes;
     }
     if depth == 0 {
@@ -44,7 +53,7 @@ pub fn run_suite(path: &str, max_depth: Option<u32>) -> Result<bool, String> {
             total += 1;
             continue;
         };
-        let pos = match Position::from_fen(&case.fen) {
+        let pos = match Position::from_fen_in(&case.fen, CastlingMode::Chess960) {
             Ok(p) => p,
             Err(e) => {
                 println!("line {}: bad FEN ({e}): {}", number + 1, case.fen);

@@ -2,7 +2,7 @@
 //! agree with the FEN parser on every valid position.
 
 use ironwood::board::{
-    CastlingRights, Color, Piece, Position, PositionBuilder, PositionError, Square,
+    CastleSide, CastlingRights, Color, Piece, Position, PositionBuilder, PositionError, Square,
 };
 
 fn sq(name: &str) -> Square {
@@ -73,7 +73,7 @@ fn castling_rights_from_home_squares() {
     assert_eq!(pos.to_fen(), "4k2r/r7/8/8/8/8/7R/R3K3 w Qk - 0 1");
     let mut builder = board("Ke2 Ra1 Rh1 kd8 ra8 rh8");
     let pos = builder.castling_from_home_squares().build().unwrap();
-    assert_eq!(pos.castling(), CastlingRights(0));
+    assert_eq!(pos.castling(), CastlingRights::NONE);
 }
 
 #[test]
@@ -102,16 +102,27 @@ fn each_impossible_position_is_refused() {
     }
     // Rights the pieces do not allow.
     let mut builder = board("Ke1 Rh1 ke8");
-    builder.castling(CastlingRights(CastlingRights::WHITE_QUEEN));
+    builder.castling(CastlingRights::NONE.with(Color::White, CastleSide::Queen, 0));
+    let missing_rook = PositionError::CastlingWithoutRook {
+        color: Color::White,
+        side: CastleSide::Queen,
+        file: Some(0),
+    };
+    assert_eq!(builder.build(), Err(missing_rook.clone()));
+    assert_eq!(
+        missing_rook.to_string(),
+        "White queen-side castling right but no White rook on a1 on that side of the king"
+    );
+    // A rook on the named file but on the other side of the king.
+    let mut builder = board("Kb1 Ra1 ke8");
+    builder.castling(CastlingRights::NONE.with(Color::White, CastleSide::King, 0));
     assert_eq!(
         builder.build(),
-        Err(PositionError::CastlingWithoutPieces(
-            CastlingRights::WHITE_QUEEN
-        ))
-    );
-    assert_eq!(
-        PositionError::CastlingWithoutPieces(CastlingRights::WHITE_QUEEN).to_string(),
-        "castling right 'Q' but king or rook is not on its square"
+        Err(PositionError::CastlingWithoutRook {
+            color: Color::White,
+            side: CastleSide::King,
+            file: Some(0),
+        })
     );
     // Three checkers.
     let mut builder = board("Ke1 ke8 Qe4 Nd6 Bb5");

@@ -28,7 +28,7 @@ const FEATURES: [&str; 22] = [
     "san=0",
     "nps=0",
     "pause=0",
-    "variants=\"normal\"",
+    "variants=\"normal,fischerandom\"",
     "myname=\"Ironwood ",
 ];
 

@@ -16,7 +16,9 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
 
-pub(crate) use tables::{ZOBRIST_CASTLING, ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE};
+pub(crate) use tables::{
+    ZOBRIST_CASTLING, ZOBRIST_CASTLING_FILE, ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE,
+};
 
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {

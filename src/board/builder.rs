@@ -5,8 +5,9 @@
 use std::fmt;
 
 use super::attacks::pawn_attacks;
+use super::castling::{CastleSide, CastlingRights, home_rank};
 use super::fen::MAX_HALFMOVE_CLOCK;
-use super::position::{CastlingRights, Position};
+use super::position::Position;
 use super::square::{Color, Piece, PieceKind, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,8 +17,24 @@ pub enum PositionError {
         count: u32,
     },
     PawnOnBackRank(Square),
-    /// A castling right (one of `CastlingRights`' bits) whose king or rook is not at home.
-    CastlingWithoutPieces(u8),
+    /// A castling right for a colour whose king is not on its first rank (`file: None`), or
+    /// in normal chess not on the given file.
+    CastlingWithoutKing {
+        color: Color,
+        file: Option<u8>,
+    },
+    /// A castling right whose rook is missing: no rook of that colour on `file` (`None`: on
+    /// that side of the king at all, for an X-FEN `KQkq` letter).
+    CastlingWithoutRook {
+        color: Color,
+        side: CastleSide,
+        file: Option<u8>,
+    },
+    /// Two rights for one colour and side (say `KH` in a FEN).
+    CastlingRightTwice {
+        color: Color,
+        side: CastleSide,
+    },
     ImpossibleEnPassant(Square),
     OpponentInCheck,
     TooManyCheckers,
@@ -34,15 +51,30 @@ impl fmt::Display for PositionError {
             PositionError::PawnOnBackRank(sq) => {
                 write!(f, "pawn on the first or last rank ({sq})")
             }
-            PositionError::CastlingWithoutPieces(bit) => {
-                let letter = CASTLING
-                    .iter()
-                    .find(|right| right.bit == *bit)
-                    .map_or('?', |right| right.letter);
+            PositionError::CastlingWithoutKing { color, file } => {
+                write!(f, "{color:?} has a castling right but its king is not on ")?;
+                match file {
+                    Some(file) => write!(f, "{}", Square::from_file_rank(*file, home_rank(*color))),
+                    None => write!(f, "its first rank"),
+                }
+            }
+            PositionError::CastlingWithoutRook { color, side, file } => {
                 write!(
                     f,
-                    "castling right '{letter}' but king or rook is not on its square"
-                )
+                    "{color:?} {} castling right but no {color:?} rook ",
+                    side.name()
+                )?;
+                match file {
+                    Some(file) => write!(
+                        f,
+                        "on {} on that side of the king",
+                        Square::from_file_rank(*file, home_rank(*color))
+                    ),
+                    None => write!(f, "on that side of the king"),
+                }
+            }
+            PositionError::CastlingRightTwice { color, side } => {
+                write!(f, "two {color:?} {} castling rights", side.name())
             }
             PositionError::ImpossibleEnPassant(sq) => {
                 write!(f, "en-passant square {sq} is impossible in this position")
@@ -60,46 +92,6 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// One castling right and the home squares it needs.
-struct CastlingRight {
-    bit: u8,
-    letter: char,
-    king: Square,
-    rook: Square,
-    color: Color,
-}
-
-const CASTLING: [CastlingRight; 4] = [
-    CastlingRight {
-        bit: CastlingRights::WHITE_KING,
-        letter: 'K',
-        king: Square::from_file_rank(4, 0),
-        rook: Square::from_file_rank(7, 0),
-        color: Color::White,
-    },
-    CastlingRight {
-        bit: CastlingRights::WHITE_QUEEN,
-        letter: 'Q',
-        king: Square::from_file_rank(4, 0),
-        rook: Square::from_file_rank(0, 0),
-        color: Color::White,
-    },
-    CastlingRight {
-        bit: CastlingRights::BLACK_KING,
-        letter: 'k',
-        king: Square::from_file_rank(4, 7),
-        rook: Square::from_file_rank(7, 7),
-        color: Color::Black,
-    },
-    CastlingRight {
-        bit: CastlingRights::BLACK_QUEEN,
-        letter: 'q',
-        king: Square::from_file_rank(4, 7),
-        rook: Square::from_file_rank(0, 7),
-        color: Color::Black,
-    },
-];
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionBuilder {
     squares: [Option<Piece>; 64],
@@ -116,7 +108,7 @@ impl Default for PositionBuilder {
         PositionBuilder {
             squares: [None; 64],
             side: Color::White,
-            castling: CastlingRights(0),
+            castling: CastlingRights::NONE,
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -167,16 +159,27 @@ impl PositionBuilder {
         self
     }
 
-    /// Every castling right whose king and rook stand on their home squares (what XBoard's
-    /// edit mode means).
+    /// Every castling right of normal chess whose king and rook stand on their home squares
+    /// (what XBoard's edit mode means).
     pub fn castling_from_home_squares(&mut self) -> &mut Self {
-        let mut rights = 0;
-        for right in &CASTLING {
-            if self.has_home_pieces(right) {
-                rights |= right.bit;
+        let mut rights = CastlingRights::NONE;
+        for color in Color::BOTH {
+            let rank = home_rank(color);
+            if self.piece_at(Square::from_file_rank(4, rank))
+                != Some(Piece::new(color, PieceKind::King))
+            {
+                continue;
+            }
+            for side in CastleSide::BOTH {
+                let file = side.standard_rook_file();
+                if self.piece_at(Square::from_file_rank(file, rank))
+                    == Some(Piece::new(color, PieceKind::Rook))
+                {
+                    rights = rights.with(color, side, file);
+                }
             }
         }
-        self.castling = CastlingRights(rights);
+        self.castling = rights;
         self
     }
 
@@ -192,9 +195,40 @@ impl PositionBuilder {
         self
     }
 
-    fn has_home_pieces(&self, right: &CastlingRight) -> bool {
-        self.piece_at(right.king) == Some(Piece::new(right.color, PieceKind::King))
-            && self.piece_at(right.rook) == Some(Piece::new(right.color, PieceKind::Rook))
+    /// The file of `color`'s king if it stands on its first rank.
+    pub fn home_king_file(&self, color: Color) -> Option<u8> {
+        (0..8).find(|&file| {
+            self.piece_at(Square::from_file_rank(file, home_rank(color)))
+                == Some(Piece::new(color, PieceKind::King))
+        })
+    }
+
+    /// Each right has its king on the first rank and its rook on the given file, on the
+    /// right's side of the king.
+    fn check_castling(&self) -> Result<(), PositionError> {
+        for color in Color::BOTH {
+            let sides = CastleSide::BOTH.map(|side| self.castling.rook_file(color, side));
+            if sides.iter().all(Option::is_none) {
+                continue;
+            }
+            let king_file = self
+                .home_king_file(color)
+                .ok_or(PositionError::CastlingWithoutKing { color, file: None })?;
+            for (side, file) in CastleSide::BOTH.into_iter().zip(sides) {
+                let Some(file) = file else { continue };
+                let rook = Square::from_file_rank(file, home_rank(color));
+                if self.piece_at(rook) != Some(Piece::new(color, PieceKind::Rook))
+                    || CastleSide::of(king_file, file) != side
+                {
+                    return Err(PositionError::CastlingWithoutRook {
+                        color,
+                        side,
+                        file: Some(file),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The position, if it could occur in a game: one king each, no pawn on the first or
@@ -218,11 +252,7 @@ impl PositionBuilder {
         if let Some(sq) = (pos.kind(PieceKind::Pawn) & back_ranks).next() {
             return Err(PositionError::PawnOnBackRank(sq));
         }
-        for right in &CASTLING {
-            if self.castling.has(right.bit) && !self.has_home_pieces(right) {
-                return Err(PositionError::CastlingWithoutPieces(right.bit));
-            }
-        }
+        self.check_castling()?;
         if self.halfmove_clock > MAX_HALFMOVE_CLOCK {
             return Err(PositionError::HalfmoveClockTooLarge(self.halfmove_clock));
         }

@@ -1,10 +1,13 @@
 //! FEN in and out. Parsing reads the six fields into a `PositionBuilder`, which checks that
 //! the position could occur in a game; a field that does not parse is its own `FenError`, an
-//! impossible position is the builder's `PositionError` inside one.
+//! impossible position is the builder's `PositionError` inside one. Castling rights are read
+//! as X-FEN (`KQkq` for the outermost rook, a file letter for another) or Shredder-FEN
+//! (`HAha`) and written as X-FEN, which is plain FEN for normal chess.
 
 use super::builder::{PositionBuilder, PositionError};
-use super::position::{CastlingRights, Position};
-use super::square::{Color, Piece, Square};
+use super::castling::{CastleSide, CastlingRights, home_rank};
+use super::position::Position;
+use super::square::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -66,11 +69,26 @@ impl std::error::Error for FenError {
     }
 }
 
+/// Which castling a FEN may give: normal chess (king on the e-file, rooks on the a- and
+/// h-files) or Chess960 (any king and rook files of the first rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CastlingMode {
+    #[default]
+    Standard,
+    Chess960,
+}
+
 impl Position {
+    /// Parses a normal-chess FEN; see `from_fen_in`.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_in(fen, CastlingMode::Standard)
+    }
+
     /// Parses a FEN (6 fields) or the first four fields of an EPD line (clocks then default
     /// to `0 1`). Never panics; on error nothing is built. Every field is parsed before the
     /// position is checked, so a malformed field is reported ahead of an impossible position.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+    /// In `Standard` mode a castling right must be one of normal chess.
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -102,6 +120,7 @@ impl Position {
         // A clock beyond 16 bits is clamped only to reach the builder's limit check; the
         // error then names the clock as written.
         let clamped_halfmove = u16::try_from(halfmove).unwrap_or(u16::MAX);
+        let castling = resolve_castling(&builder, &castling, mode).map_err(FenError::Impossible)?;
         builder
             .side_to_move(side)
             .castling(castling)
@@ -142,20 +161,7 @@ impl Position {
         fen.push(' ');
         fen.push(self.side_to_move().letter());
         fen.push(' ');
-        let rights = self.castling();
-        if rights.0 == 0 {
-            fen.push('-');
-        }
-        for (bit, c) in [
-            (CastlingRights::WHITE_KING, 'K'),
-            (CastlingRights::WHITE_QUEEN, 'Q'),
-            (CastlingRights::BLACK_KING, 'k'),
-            (CastlingRights::BLACK_QUEEN, 'q'),
-        ] {
-            if rights.has(bit) {
-                fen.push(c);
-            }
-        }
+        self.push_castling_field(&mut fen);
         fen.push(' ');
         match self.en_passant() {
             Some(sq) => fen.push_str(&sq.to_string()),
@@ -218,27 +224,135 @@ fn parse_placement(builder: &mut PositionBuilder, placement: &str) -> Result<(),
     Ok(())
 }
 
-/// The castling letters, each at most once; whether the pieces allow them is the builder's
-/// check.
-fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
+/// One letter of the castling field before the pieces give it a rook file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CastlingLetter {
+    /// `KQkq`: the outermost rook on that side of the king.
+    Outermost(Color, CastleSide),
+    /// `A`-`H`, `a`-`h`: the rook on that file.
+    File(Color, u8),
+}
+
+/// The castling letters, each at most once; which rooks they mean is `resolve_castling`'s
+/// business, once the pieces are known.
+fn parse_castling(field: &str) -> Result<Vec<CastlingLetter>, FenError> {
     if field == "-" {
-        return Ok(CastlingRights(0));
+        return Ok(Vec::new());
     }
-    let mut rights = 0u8;
-    for c in field.chars() {
-        let bit = match c {
-            'K' => CastlingRights::WHITE_KING,
-            'Q' => CastlingRights::WHITE_QUEEN,
-            'k' => CastlingRights::BLACK_KING,
-            'q' => CastlingRights::BLACK_QUEEN,
-            _ => return Err(FenError::BadCastling(field.to_string())),
+    let bad = || FenError::BadCastling(field.to_string());
+    let mut letters = Vec::with_capacity(4);
+    for (i, c) in field.char_indices() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
         };
-        if rights & bit != 0 {
-            return Err(FenError::BadCastling(field.to_string()));
+        let letter = match c.to_ascii_lowercase() {
+            'k' => CastlingLetter::Outermost(color, CastleSide::King),
+            'q' => CastlingLetter::Outermost(color, CastleSide::Queen),
+            file @ 'a'..='h' => CastlingLetter::File(color, file as u8 - b'a'),
+            _ => return Err(bad()),
+        };
+        if field[..i].contains(c) || letters.len() == 4 {
+            return Err(bad());
         }
-        rights |= bit;
+        letters.push(letter);
     }
-    Ok(CastlingRights(rights))
+    Ok(letters)
+}
+
+/// The rights the letters give with these pieces: each colour's king on its first rank and a
+/// rook of that colour on the side and file the letter names, at most one right per colour
+/// and side; in `Standard` mode only the rights of normal chess.
+fn resolve_castling(
+    builder: &PositionBuilder,
+    letters: &[CastlingLetter],
+    mode: CastlingMode,
+) -> Result<CastlingRights, PositionError> {
+    let mut rights = CastlingRights::NONE;
+    for &letter in letters {
+        let (CastlingLetter::Outermost(color, _) | CastlingLetter::File(color, _)) = letter;
+        let rank = home_rank(color);
+        let king_file = builder
+            .home_king_file(color)
+            .ok_or(PositionError::CastlingWithoutKing { color, file: None })?;
+        let is_rook = |file: u8| {
+            builder.piece_at(Square::from_file_rank(file, rank))
+                == Some(Piece::new(color, PieceKind::Rook))
+        };
+        let (side, file) = match letter {
+            CastlingLetter::Outermost(_, side) => {
+                let outermost = match side {
+                    CastleSide::King => (king_file + 1..8).rev().find(|&f| is_rook(f)),
+                    CastleSide::Queen => (0..king_file).find(|&f| is_rook(f)),
+                };
+                let file = outermost.ok_or(PositionError::CastlingWithoutRook {
+                    color,
+                    side,
+                    file: None,
+                })?;
+                (side, file)
+            }
+            CastlingLetter::File(_, file) => (CastleSide::of(king_file, file), file),
+        };
+        if rights.has(color, side) {
+            return Err(PositionError::CastlingRightTwice { color, side });
+        }
+        if mode == CastlingMode::Standard {
+            if king_file != 4 {
+                return Err(PositionError::CastlingWithoutKing {
+                    color,
+                    file: Some(4),
+                });
+            }
+            if file != side.standard_rook_file() {
+                return Err(PositionError::CastlingWithoutRook {
+                    color,
+                    side,
+                    file: Some(side.standard_rook_file()),
+                });
+            }
+        }
+        rights = rights.with(color, side, file);
+    }
+    Ok(rights)
+}
+
+impl Position {
+    /// X-FEN: `K`/`Q` (lower case for Black) when the right's rook is the outermost one on
+    /// its side of the king, else the rook's file letter; `-` without rights.
+    fn push_castling_field(&self, fen: &mut String) {
+        let rights = self.castling();
+        if rights.is_empty() {
+            fen.push('-');
+            return;
+        }
+        for color in Color::BOTH {
+            let rank = home_rank(color);
+            let rooks = self.pieces(color, PieceKind::Rook);
+            for side in CastleSide::BOTH {
+                let Some(file) = rights.rook_file(color, side) else {
+                    continue;
+                };
+                let beyond = match side {
+                    CastleSide::King => file + 1..8,
+                    CastleSide::Queen => 0..file,
+                };
+                let outermost = beyond
+                    .into_iter()
+                    .all(|f| !rooks.contains(Square::from_file_rank(f, rank)));
+                let letter = match (outermost, side) {
+                    (true, CastleSide::King) => 'K',
+                    (true, CastleSide::Queen) => 'Q',
+                    (false, _) => char::from(b'A' + file),
+                };
+                fen.push(match color {
+                    Color::White => letter,
+                    Color::Black => letter.to_ascii_lowercase(),
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -322,9 +436,11 @@ mod tests {
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w K - 0 1"),
-            FenError::Impossible(PositionError::CastlingWithoutPieces(
-                CastlingRights::WHITE_KING
-            ))
+            FenError::Impossible(PositionError::CastlingWithoutRook {
+                color: Color::White,
+                side: CastleSide::King,
+                file: None
+            })
         );
         assert_eq!(
             err("k7/8/8/8/8/8/8/K7 w - z9 0 1"),
@@ -357,7 +473,7 @@ mod tests {
         let message = |fen: &str| err(fen).to_string();
         assert_eq!(
             message("k7/8/8/8/8/8/8/K7 w K - 0 1"),
-            "castling right 'K' but king or rook is not on its square"
+            "White king-side castling right but no White rook on that side of the king"
         );
         assert_eq!(
             message("8/8/8/8/8/8/8/K7 w - - 0 1"),
@@ -379,6 +495,129 @@ mod tests {
             err("8/8/8/8/8/8/8/8 w X - 0 1"),
             FenError::BadCastling("X".into())
         );
+    }
+
+    fn fen960(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_in(fen, CastlingMode::Chess960)
+    }
+
+    #[test]
+    fn x_fen_and_shredder_fen_give_the_same_rights() {
+        // White: king b1, rooks a1 and g1 (h1 empty); Black: king f8, rooks c8 and h8.
+        let x_fen = "2r2k1r/8/8/8/8/8/8/RK4R1 w KQkq - 0 1";
+        let shredder = "2r2k1r/8/8/8/8/8/8/RK4R1 w GAhc - 0 1";
+        let a = fen960(x_fen).unwrap();
+        let b = fen960(shredder).unwrap();
+        assert_eq!(a, b);
+        let rights = a.castling();
+        assert_eq!(rights.rook_file(Color::White, CastleSide::King), Some(6));
+        assert_eq!(rights.rook_file(Color::White, CastleSide::Queen), Some(0));
+        assert_eq!(rights.rook_file(Color::Black, CastleSide::King), Some(7));
+        assert_eq!(rights.rook_file(Color::Black, CastleSide::Queen), Some(2));
+        assert_eq!(b.to_fen(), x_fen);
+    }
+
+    #[test]
+    fn x_fen_names_an_inner_rook_by_its_file() {
+        // Two white rooks on the king side: `K` is the outer (h1), `F` the inner one.
+        let outer = fen960("4k3/8/8/8/8/8/8/1K3R1R w K - 0 1").unwrap();
+        assert_eq!(
+            outer.castling().rook_file(Color::White, CastleSide::King),
+            Some(7)
+        );
+        let inner = fen960("4k3/8/8/8/8/8/8/1K3R1R w F - 0 1").unwrap();
+        assert_eq!(
+            inner.castling().rook_file(Color::White, CastleSide::King),
+            Some(5)
+        );
+        assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/1K3R1R w F - 0 1");
+        assert_ne!(inner.key(), outer.key());
+        assert_eq!(
+            fen960("4k3/8/8/8/8/8/8/1K3R1R w HF - 0 1").unwrap_err(),
+            FenError::Impossible(PositionError::CastlingRightTwice {
+                color: Color::White,
+                side: CastleSide::King
+            })
+        );
+    }
+
+    #[test]
+    fn rights_the_pieces_contradict_are_named() {
+        let impossible = |fen: &str| match fen960(fen) {
+            Err(FenError::Impossible(error)) => error,
+            other => panic!("{fen}: {other:?}"),
+        };
+        assert_eq!(
+            impossible("4k3/8/8/8/8/8/1K6/R6R w K - 0 1"),
+            PositionError::CastlingWithoutKing {
+                color: Color::White,
+                file: None
+            }
+        );
+        assert_eq!(
+            impossible("4k3/8/8/8/8/8/8/RK6 w C - 0 1"),
+            PositionError::CastlingWithoutRook {
+                color: Color::White,
+                side: CastleSide::King,
+                file: Some(2)
+            }
+        );
+        assert_eq!(
+            impossible("8/4k3/8/8/8/8/8/RK6 w q - 0 1"),
+            PositionError::CastlingWithoutKing {
+                color: Color::Black,
+                file: None
+            }
+        );
+        assert_eq!(
+            impossible("r3k3/8/8/8/8/8/8/1K6 w kq - 0 1"),
+            PositionError::CastlingWithoutRook {
+                color: Color::Black,
+                side: CastleSide::King,
+                file: None
+            }
+        );
+        assert_eq!(
+            PositionError::CastlingWithoutRook {
+                color: Color::White,
+                side: CastleSide::King,
+                file: Some(2)
+            }
+            .to_string(),
+            "White king-side castling right but no White rook on c1 on that side of the king"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/RK6 w KK - 0 1"),
+            FenError::BadCastling("KK".into())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/RK6 w Kx - 0 1"),
+            FenError::BadCastling("Kx".into())
+        );
+    }
+
+    #[test]
+    fn normal_chess_takes_only_its_own_rights() {
+        let fen = "4k3/8/8/8/8/8/8/RK4R1 w KQ - 0 1";
+        assert!(fen960(fen).is_ok());
+        assert_eq!(
+            err(fen),
+            FenError::Impossible(PositionError::CastlingWithoutKing {
+                color: Color::White,
+                file: Some(4)
+            })
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/R3K1R1 w K - 0 1"),
+            FenError::Impossible(PositionError::CastlingWithoutRook {
+                color: Color::White,
+                side: CastleSide::King,
+                file: Some(7)
+            })
+        );
+        // Shredder-FEN for the normal start position is normal chess.
+        let shredder = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
+        assert_eq!(Position::from_fen(shredder).unwrap().to_fen(), START_FEN);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod builder;
+pub mod castling;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -15,10 +16,14 @@ pub mod square;
 
 pub use bitboard::Bitboard;
 pub use builder::{PositionBuilder, PositionError};
-pub use fen::{FenError, MAX_HALFMOVE_CLOCK, START_FEN};
+pub use castling::{CastleSide, CastlingRights};
+pub use fen::{CastlingMode, FenError, MAX_HALFMOVE_CLOCK, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
-pub use notation::{MoveParseError, parse_coordinate, parse_move, parse_san, to_san};
+pub use notation::{
+    CastlingNotation, MoveParseError, line_text, move_text, parse_coordinate, parse_coordinate_in,
+    parse_move, parse_move_in, parse_san, to_san,
+};
 pub use playable::is_playable;
-pub use position::{CastlingRights, Position};
+pub use position::Position;
 pub use square::{Color, Piece, PieceKind, Square};

@@ -5,8 +5,9 @@ use super::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
 use super::bitboard::Bitboard;
+use super::castling::{CastleSide, home_rank};
 use super::moves::{Move, MoveKind, MoveList};
-use super::position::{CastlingRights, Position};
+use super::position::Position;
 use super::square::{Color, PieceKind, Square};
 
 /// All legal moves.
@@ -246,30 +247,45 @@ fn generate_pawn_moves<const CAPTURES_ONLY: bool>(
     }
 }
 
+/// Castling for any king and rook files (normal chess is the case e-file king, a/h rooks):
+/// every square between the king and its goal and between the rook and its goal is empty
+/// but for those two pieces, and no square the king stands on, passes or lands on is
+/// attacked. Attacks are tested with king and rook lifted, so a castling rook cannot hide
+/// its own king's goal square from a slider behind it.
 fn generate_castling(pos: &Position, list: &mut MoveList, king: Square) {
     let us = pos.side_to_move();
     let them = !us;
     let rights = pos.castling();
-    let occupied = pos.occupied();
-    let rank = if us == Color::White { 0 } else { 7 };
-    let sq = |file| Square::from_file_rank(file, rank);
-    let rook = pos.pieces(us, PieceKind::Rook);
-    if rights.has(CastlingRights::king_side(us))
-        && king == sq(4)
-        && rook.contains(sq(7))
-        && (between(sq(4), sq(7)) & occupied).is_empty()
-        && !pos.is_attacked(sq(5), them, occupied)
-        && !pos.is_attacked(sq(6), them, occupied)
-    {
-        list.push(Move::new(king, sq(6), MoveKind::KingCastle));
+    if !(rights.has(us, CastleSide::King) || rights.has(us, CastleSide::Queen)) {
+        return;
     }
-    if rights.has(CastlingRights::queen_side(us))
-        && king == sq(4)
-        && rook.contains(sq(0))
-        && (between(sq(4), sq(0)) & occupied).is_empty()
-        && !pos.is_attacked(sq(3), them, occupied)
-        && !pos.is_attacked(sq(2), them, occupied)
-    {
-        list.push(Move::new(king, sq(2), MoveKind::QueenCastle));
+    let rank = home_rank(us);
+    let occupied = pos.occupied();
+    let rooks = pos.pieces(us, PieceKind::Rook);
+    for side in CastleSide::BOTH {
+        let Some(rook) = rights.rook_square(us, side) else {
+            continue;
+        };
+        if !rooks.contains(rook) {
+            continue;
+        }
+        let king_goal = Square::from_file_rank(side.king_goal_file(), rank);
+        let rook_goal = Square::from_file_rank(side.rook_goal_file(), rank);
+        let others = occupied ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
+        let king_path = between(king, king_goal) | Bitboard::from_square(king_goal);
+        let rook_path = between(rook, rook_goal) | Bitboard::from_square(rook_goal);
+        if ((king_path | rook_path) & others).any() {
+            continue;
+        }
+        if Iterator::any(&mut king_path.into_iter(), |sq| {
+            pos.is_attacked(sq, them, others)
+        }) {
+            continue;
+        }
+        let kind = match side {
+            CastleSide::King => MoveKind::KingCastle,
+            CastleSide::Queen => MoveKind::QueenCastle,
+        };
+        list.push(Move::new(king, king_goal, kind));
     }
 }

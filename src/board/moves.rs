@@ -1,6 +1,7 @@
 //! `Move`: a 16-bit packed move (from, to, kind) and `MoveList`, a fixed-capacity list that
 //! move generation fills without allocating.
 
+use super::castling::CastleSide;
 use super::square::{PieceKind, Square};
 use std::fmt;
 
@@ -107,6 +108,17 @@ impl Move {
     #[inline]
     pub const fn is_castle(self) -> bool {
         matches!(self.flags(), 2 | 3)
+    }
+
+    /// The side of a castling move. Castling is written king-from to king-goal (`e1g1`); in
+    /// Chess960 the king may already stand on its goal, so from and to can be equal.
+    #[inline]
+    pub const fn castle_side(self) -> Option<CastleSide> {
+        match self.flags() {
+            2 => Some(CastleSide::King),
+            3 => Some(CastleSide::Queen),
+            _ => None,
+        }
     }
 
     pub const fn promotion(self) -> Option<PieceKind> {

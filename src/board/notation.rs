@@ -1,12 +1,71 @@
 //! Move text in and out: coordinate notation (`e2e4`, `e7e8q`, `e1g1`; also `O-O`, `0-0-0`
 //! and king-takes-rook `e1h1` on input) and SAN. Parsing always checks legality against the
-//! position: a string either names exactly one legal move or is an error.
+//! position: a string either names exactly one legal move or is an error. Chess960 castling
+//! is written as the protocol wants it (`CastlingNotation`).
 
+use super::castling::CastleSide;
 use super::movegen::legal_moves;
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::square::{PieceKind, Square};
 use std::fmt;
+
+/// How castling is written in coordinate notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CastlingNotation {
+    /// Normal chess: the king's two-square move, `e1g1`.
+    #[default]
+    Standard,
+    /// Chess960 in UCI (`UCI_Chess960`): king takes own rook, `b1a1`.
+    KingTakesRook,
+    /// Chess960 in XBoard: `O-O` and `O-O-O`.
+    Words,
+}
+
+impl CastlingNotation {
+    fn is_chess960(self) -> bool {
+        self != CastlingNotation::Standard
+    }
+}
+
+/// `m` (legal in `pos`) in coordinate notation, castling written as `notation` says.
+pub fn move_text(pos: &Position, m: Move, notation: CastlingNotation) -> String {
+    let Some(side) = m.castle_side() else {
+        return m.to_string();
+    };
+    match notation {
+        CastlingNotation::Standard => m.to_string(),
+        CastlingNotation::Words => castle_word(side).to_string(),
+        CastlingNotation::KingTakesRook => {
+            match pos.castling().rook_square(pos.side_to_move(), side) {
+                Some(rook) => format!("{}{rook}", m.from()),
+                None => m.to_string(),
+            }
+        }
+    }
+}
+
+/// A line of moves from `pos` (a PV), each in coordinate notation; it stops at the first
+/// move that is not legal where it stands.
+pub fn line_text(pos: &Position, line: &[Move], notation: CastlingNotation) -> Vec<String> {
+    let mut texts = Vec::with_capacity(line.len());
+    let mut pos = pos.clone();
+    for &m in line {
+        if !super::movegen::is_legal(&pos, m) {
+            break;
+        }
+        texts.push(move_text(&pos, m, notation));
+        pos = pos.make_move(m);
+    }
+    texts
+}
+
+fn castle_word(side: CastleSide) -> &'static str {
+    match side {
+        CastleSide::King => "O-O",
+        CastleSide::Queen => "O-O-O",
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveParseError {
@@ -30,36 +89,40 @@ impl fmt::Display for MoveParseError {
 
 impl std::error::Error for MoveParseError {}
 
-fn castle_side(text: &str) -> Option<bool> {
+fn castle_side(text: &str) -> Option<CastleSide> {
     match text {
-        "O-O" | "0-0" | "o-o" => Some(true),
-        "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
+        "O-O" | "0-0" | "o-o" => Some(CastleSide::King),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(CastleSide::Queen),
         _ => None,
     }
 }
 
-fn find_castle(
-    pos: &Position,
-    legal: &MoveList,
-    king_side: bool,
-    text: &str,
-) -> Result<Move, MoveParseError> {
-    let target_file = if king_side { 6 } else { 2 };
+fn find_castle(legal: &MoveList, side: CastleSide, text: &str) -> Result<Move, MoveParseError> {
     legal
         .iter()
         .copied()
-        .find(|m| m.is_castle() && m.to().file() == target_file)
-        .filter(|m| m.from() == pos.king_square(pos.side_to_move()))
+        .find(|m| m.castle_side() == Some(side))
         .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
 }
 
-/// Parses coordinate notation or castling words and returns the matching legal move.
+/// Parses normal-chess coordinate notation or castling words; see `parse_coordinate_in`.
 pub fn parse_coordinate(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
+    parse_coordinate_in(pos, text, CastlingNotation::Standard)
+}
+
+/// Parses coordinate notation or castling words and returns the matching legal move.
+/// Castling words and king-takes-rook always name castling; the king's two-square move
+/// (`e1g1`) does only in normal chess, since in Chess960 the same text can be a king step.
+pub fn parse_coordinate_in(
+    pos: &Position,
+    text: &str,
+    notation: CastlingNotation,
+) -> Result<Move, MoveParseError> {
     let mut legal = MoveList::new();
     legal_moves(pos, &mut legal);
     let trimmed = text.trim_end_matches(['+', '#', '!', '?']);
-    if let Some(king_side) = castle_side(trimmed) {
-        return find_castle(pos, &legal, king_side, text);
+    if let Some(side) = castle_side(trimmed) {
+        return find_castle(&legal, side, text);
     }
     let malformed = || MoveParseError::Malformed(text.to_string());
     if !trimmed.is_ascii() || !(4..=6).contains(&trimmed.len()) {
@@ -77,21 +140,28 @@ pub fn parse_coordinate(pos: &Position, text: &str) -> Result<Move, MoveParseErr
         _ => return Err(malformed()),
     };
 
-    // King takes own rook means castling (Chess960-style input from some GUIs).
+    // King takes own rook means castling (Chess960-style input from some GUIs): the right
+    // with that rook.
     let us = pos.side_to_move();
     if pos.king_square(us) == from
         && pos
             .piece_at(to)
             .is_some_and(|p| p.color == us && p.kind == PieceKind::Rook)
     {
-        return find_castle(pos, &legal, to.file() > from.file(), text);
+        let side = CastleSide::BOTH
+            .into_iter()
+            .find(|&side| pos.castling().rook_square(us, side) == Some(to))
+            .ok_or_else(|| MoveParseError::Illegal(text.to_string()))?;
+        return find_castle(&legal, side, text);
     }
 
     let matching = |want: Option<PieceKind>| {
-        legal
-            .iter()
-            .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == want)
+        legal.iter().copied().find(|m| {
+            m.from() == from
+                && m.to() == to
+                && m.promotion() == want
+                && !(notation.is_chess960() && m.is_castle())
+        })
     };
     let found = match promotion {
         Some(kind) => matching(Some(kind)),
@@ -121,8 +191,8 @@ fn san_with_list(pos: &Position, m: Move, legal: &MoveList) -> String {
 }
 
 fn san_without_suffix(pos: &Position, m: Move, legal: &MoveList) -> String {
-    if m.is_castle() {
-        return if m.to().file() == 6 { "O-O" } else { "O-O-O" }.to_string();
+    if let Some(side) = m.castle_side() {
+        return castle_word(side).to_string();
     }
     let piece = pos
         .piece_at(m.from())
@@ -173,8 +243,8 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
     let mut legal = MoveList::new();
     legal_moves(pos, &mut legal);
     let trimmed = text.trim().trim_end_matches(['+', '#', '!', '?']);
-    if let Some(king_side) = castle_side(trimmed) {
-        return find_castle(pos, &legal, king_side, text);
+    if let Some(side) = castle_side(trimmed) {
+        return find_castle(&legal, side, text);
     }
     let malformed = || MoveParseError::Malformed(text.to_string());
     if !trimmed.is_ascii() || trimmed.len() < 2 {
@@ -242,9 +312,19 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
     }
 }
 
-/// Coordinate notation first, then SAN: what a user or GUI may type.
+/// Coordinate notation first, then SAN: what a user or GUI may type (normal chess).
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
-    match parse_coordinate(pos, text) {
+    parse_move_in(pos, text, CastlingNotation::Standard)
+}
+
+/// `parse_move` with castling read as `notation` says (any Chess960 notation takes words
+/// and king-takes-rook).
+pub fn parse_move_in(
+    pos: &Position,
+    text: &str,
+    notation: CastlingNotation,
+) -> Result<Move, MoveParseError> {
+    match parse_coordinate_in(pos, text, notation) {
         Ok(m) => Ok(m),
         Err(MoveParseError::Malformed(_)) => parse_san(pos, text),
         Err(e) => Err(e),
@@ -269,6 +349,54 @@ mod tests {
             assert_eq!(parse_move(&p, text).unwrap().to_string(), "e1c1", "{text}");
         }
         assert_eq!(to_san(&p, parse_move(&p, "e1c1").unwrap()), "O-O-O");
+    }
+
+    fn pos960(fen: &str) -> Position {
+        Position::from_fen_in(fen, crate::board::CastlingMode::Chess960).unwrap()
+    }
+
+    #[test]
+    fn chess960_castling_in_each_notation() {
+        // King f1, rooks b1 and g1: O-O swaps king and rook, the king's step to g1 is no move.
+        let p = pos960("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1");
+        let short = parse_move_in(&p, "O-O", CastlingNotation::Words).unwrap();
+        assert_eq!(short.castle_side(), Some(CastleSide::King));
+        assert_eq!(move_text(&p, short, CastlingNotation::Words), "O-O");
+        assert_eq!(
+            move_text(&p, short, CastlingNotation::KingTakesRook),
+            "f1g1"
+        );
+        for notation in [CastlingNotation::Words, CastlingNotation::KingTakesRook] {
+            assert_eq!(parse_move_in(&p, "f1g1", notation), Ok(short));
+            let long = parse_move_in(&p, "f1b1", notation).unwrap();
+            assert_eq!(long.castle_side(), Some(CastleSide::Queen));
+            assert_eq!(
+                move_text(&p, long, notation).len(),
+                if notation == CastlingNotation::Words {
+                    5
+                } else {
+                    4
+                }
+            );
+        }
+        assert_eq!(to_san(&p, short), "O-O");
+        let after = p.make_move(short);
+        assert_eq!(
+            after.to_fen(),
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b kq - 1 1"
+        );
+        // King e1 and rook h1 in Chess960: e1g1 is not castling there, e1h1 is.
+        let q = pos960("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert!(matches!(
+            parse_move_in(&q, "e1g1", CastlingNotation::KingTakesRook),
+            Err(MoveParseError::Illegal(_))
+        ));
+        let castle = parse_move_in(&q, "e1h1", CastlingNotation::KingTakesRook).unwrap();
+        assert_eq!(move_text(&q, castle, CastlingNotation::Standard), "e1g1");
+        assert_eq!(
+            move_text(&q, castle, CastlingNotation::KingTakesRook),
+            "e1h1"
+        );
     }
 
     #[test]

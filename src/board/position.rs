@@ -3,55 +3,14 @@
 //! copy-make (`make_move` returns the child), which keeps search and perft free of undo bugs.
 
 use super::attacks::{
-    ZOBRIST_CASTLING, ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE, between, bishop_attacks,
-    king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE, between, bishop_attacks, king_attacks,
+    knight_attacks, pawn_attacks, rook_attacks,
 };
 use super::bitboard::{Bitboard, DARK_SQUARES, LIGHT_SQUARES};
+use super::castling::CastlingRights;
+use super::castling::home_rank;
 use super::moves::{Move, MoveKind};
 use super::square::{Color, Piece, PieceKind, Square};
-
-/// Castling rights as four bits: White king side, White queen side, Black king side, Black
-/// queen side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CastlingRights(pub u8);
-
-impl CastlingRights {
-    pub const WHITE_KING: u8 = 1;
-    pub const WHITE_QUEEN: u8 = 2;
-    pub const BLACK_KING: u8 = 4;
-    pub const BLACK_QUEEN: u8 = 8;
-
-    #[inline]
-    pub const fn has(self, bit: u8) -> bool {
-        self.0 & bit != 0
-    }
-
-    pub const fn king_side(color: Color) -> u8 {
-        match color {
-            Color::White => Self::WHITE_KING,
-            Color::Black => Self::BLACK_KING,
-        }
-    }
-
-    pub const fn queen_side(color: Color) -> u8 {
-        match color {
-            Color::White => Self::WHITE_QUEEN,
-            Color::Black => Self::BLACK_QUEEN,
-        }
-    }
-}
-
-/// Rights that survive a move touching each square (a king or rook leaving, a rook captured).
-const CASTLING_KEEP: [u8; 64] = {
-    let mut keep = [15u8; 64];
-    keep[0] = 15 & !CastlingRights::WHITE_QUEEN; // a1
-    keep[7] = 15 & !CastlingRights::WHITE_KING; // h1
-    keep[4] = 15 & !(CastlingRights::WHITE_KING | CastlingRights::WHITE_QUEEN); // e1
-    keep[56] = 15 & !CastlingRights::BLACK_QUEEN; // a8
-    keep[63] = 15 & !CastlingRights::BLACK_KING; // h8
-    keep[60] = 15 & !(CastlingRights::BLACK_KING | CastlingRights::BLACK_QUEEN); // e8
-    keep
-};
 
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
@@ -82,7 +41,7 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             mailbox: [None; 64],
             side: Color::White,
-            castling: CastlingRights(0),
+            castling: CastlingRights::NONE,
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -278,7 +237,7 @@ impl Position {
                 key ^= piece_key(piece, sq);
             }
         }
-        key ^= ZOBRIST_CASTLING[self.castling.0 as usize];
+        key ^= self.castling.zobrist();
         if let Some(ep) = self.en_passant {
             key ^= ZOBRIST_EN_PASSANT[ep.file() as usize];
         }
@@ -354,22 +313,21 @@ impl Position {
         if let Some(promoted) = m.promotion() {
             self.remove_piece(piece, from);
             self.put_piece(Piece::new(us, promoted), to);
+        } else if let Some(side) = m.castle_side() {
+            // Lift both pieces before placing either: in Chess960 the king and rook may
+            // swap squares or stand on each other's goal squares.
+            let rook = Piece::new(us, PieceKind::Rook);
+            let rook_from = self
+                .castling
+                .rook_square(us, side)
+                .expect("make_move: castling without the right");
+            let rank = home_rank(us);
+            self.remove_piece(piece, from);
+            self.remove_piece(rook, rook_from);
+            self.put_piece(piece, to);
+            self.put_piece(rook, Square::from_file_rank(side.rook_goal_file(), rank));
         } else {
             self.move_piece(piece, from, to);
-        }
-
-        match m.kind() {
-            MoveKind::KingCastle => {
-                let rook_from = Square::from_file_rank(7, from.rank());
-                let rook_to = Square::from_file_rank(5, from.rank());
-                self.move_piece(Piece::new(us, PieceKind::Rook), rook_from, rook_to);
-            }
-            MoveKind::QueenCastle => {
-                let rook_from = Square::from_file_rank(0, from.rank());
-                let rook_to = Square::from_file_rank(3, from.rank());
-                self.move_piece(Piece::new(us, PieceKind::Rook), rook_from, rook_to);
-            }
-            _ => {}
         }
 
         if piece.kind == PieceKind::Pawn {
@@ -384,11 +342,14 @@ impl Position {
             }
         }
 
-        let rights = self.castling.0 & CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()];
-        if rights != self.castling.0 {
-            self.key ^=
-                ZOBRIST_CASTLING[self.castling.0 as usize] ^ ZOBRIST_CASTLING[rights as usize];
-            self.castling = CastlingRights(rights);
+        if !self.castling.is_empty() {
+            let rights = self
+                .castling
+                .after_move(us, piece.kind == PieceKind::King, from, to);
+            if rights != self.castling {
+                self.key ^= self.castling.zobrist() ^ rights.zobrist();
+                self.castling = rights;
+            }
         }
 
         if us == Color::Black {
@@ -424,8 +385,7 @@ impl Position {
             }
         }
         mirror.side = !self.side;
-        let c = self.castling.0;
-        mirror.castling = CastlingRights(((c & 3) << 2) | ((c >> 2) & 3));
+        mirror.castling = self.castling.colors_swapped();
         mirror.en_passant = self.en_passant.map(Square::flip_rank);
         mirror.halfmove_clock = self.halfmove_clock;
         mirror.fullmove_number = self.fullmove_number;

@@ -6,13 +6,14 @@
 pub(crate) mod clock;
 pub(crate) mod options;
 pub(crate) mod policy;
+pub(crate) mod strength;
 
 use std::io::BufRead;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::board::Color;
-use crate::board::{Move, MoveList, Position, is_legal, legal_moves};
+use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
@@ -21,6 +22,8 @@ use crate::search::{
 use clock::Clock;
 use options::{EngineOptions, clamp_threads};
 use policy::DrawResignPolicy;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 
 /// Everything a protocol session reacts to, in one channel: the reader thread's lines and
 /// the search thread's reports.
@@ -113,6 +116,10 @@ pub(crate) struct Engine {
     excluded: Vec<Move>,
     /// The expected reply after our last move: (key of the position it applies to, move).
     hint: Option<(u64, Move)>,
+    /// XBoard `random`: choose among near-best moves (a toggle, off after `new`).
+    pub(crate) random: bool,
+    /// This game's source for `random` and Skill Level choices.
+    rng: StdRng,
 }
 
 /// Starts the two threads a session listens to, both sending into one channel: the reader
@@ -168,7 +175,7 @@ pub(crate) fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
 
 impl Engine {
     pub(crate) fn new(worker: SearchWorker, options: EngineOptions) -> Engine {
-        Engine {
+        let mut engine = Engine {
             worker,
             game: Game::default(),
             options,
@@ -180,7 +187,11 @@ impl Engine {
             nps: 0,
             excluded: Vec::new(),
             hint: None,
-        }
+            random: false,
+            rng: StdRng::seed_from_u64(0),
+        };
+        engine.reseed();
+        engine
     }
 
     pub(crate) fn game(&self) -> &Game {
@@ -206,6 +217,59 @@ impl Engine {
         self.clock.restart();
         self.hint = None;
         self.policy = DrawResignPolicy::default();
+        self.random = false;
+        self.reseed();
+    }
+
+    /// A new seed for this game's move choices: `Random Seed`, or the clock when it is 0.
+    pub(crate) fn reseed(&mut self) {
+        let seed = match self.options.random_seed {
+            0 => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+            seed => seed,
+        };
+        log::debug!("move choice seed {seed}");
+        self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    /// The Skill Level in force: `UCI_Elo`'s under `UCI_LimitStrength`, else Skill Level;
+    /// `None` at full strength.
+    fn skill_level(&self) -> Option<u32> {
+        let level = if self.options.limit_strength {
+            strength::level_for_elo(self.options.elo)
+        } else {
+            self.options.skill_level
+        };
+        (level < strength::MAX_SKILL_LEVEL).then_some(level)
+    }
+
+    /// How far below the best score a played move may be, if the engine chooses at all.
+    fn choice_margin(&self) -> Option<i32> {
+        if let Some(level) = self.skill_level() {
+            return Some(strength::level_margin(level));
+        }
+        let random = if self.random {
+            self.options.randomize_cp.max(strength::RANDOM_DEFAULT_CP)
+        } else {
+            self.options.randomize_cp
+        };
+        (random > 0).then_some(random as i32)
+    }
+
+    /// The limits of a search whose move will be played: a Skill Level below 20 caps depth
+    /// and nodes, and any choice needs a few root lines to choose from.
+    fn playing_limits(&self, mut limits: SearchLimits) -> SearchLimits {
+        if let Some(level) = self.skill_level() {
+            let depth = strength::level_depth(level);
+            let nodes = strength::level_nodes(level);
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+        }
+        if self.choice_margin().is_some() {
+            limits.multipv = limits.multipv.max(strength::CHOICE_LINES);
+        }
+        limits
     }
 
     /// A new game record from `position` (setboard, edit mode, a side switch).
@@ -216,8 +280,19 @@ impl Engine {
         self.clock.new_record();
     }
 
-    /// Plays `m`, which must be legal on the board.
+    /// Plays `m`, which must be legal on the board; the log gets it in SAN (`O-O` for any
+    /// castling, whatever the protocol wrote).
     pub(crate) fn push_move(&mut self, m: Move) {
+        if log::log_enabled!(log::Level::Debug) {
+            let position = self.game.position();
+            let number = position.fullmove_number();
+            let dots = if position.side_to_move() == Color::White {
+                "."
+            } else {
+                "..."
+            };
+            log::debug!("played {number}{dots} {}", to_san(position, m));
+        }
         self.game.push(m);
         self.excluded.clear();
     }
@@ -336,7 +411,7 @@ impl Engine {
         } else {
             (Some(budget), None)
         };
-        let limits = SearchLimits {
+        let limits = self.playing_limits(SearchLimits {
             depth: self.depth_limit,
             nodes,
             time,
@@ -344,7 +419,7 @@ impl Engine {
             excluded: self.excluded.clone(),
             multipv: self.options.multipv,
             ..SearchLimits::default()
-        };
+        });
         self.launch(
             SearchKind::Thinking,
             self.game.position().clone(),
@@ -366,14 +441,14 @@ impl Engine {
         if after.outcome().is_some() {
             return false;
         }
-        let limits = SearchLimits {
+        let limits = self.playing_limits(SearchLimits {
             depth: self.depth_limit,
             nodes: None,
             time: None,
             infinite: false,
             multipv: self.options.multipv,
             ..SearchLimits::default()
-        };
+        });
         self.launch(
             SearchKind::Pondering { expected },
             after.position().clone(),
@@ -455,6 +530,12 @@ impl Engine {
             mate: request.mate,
             multipv: self.options.multipv,
         };
+        // An infinite search is analysis, never played: full strength.
+        let limits = if request.infinite {
+            limits
+        } else {
+            self.playing_limits(limits)
+        };
         self.launch(
             kind,
             self.game.position().clone(),
@@ -523,9 +604,29 @@ impl Engine {
 
     /// The move to play from a finished own search: its best move, or any legal move if
     /// that is missing or illegal (logged); `None` when the board has no legal move.
-    pub(crate) fn choose_move(&self, outcome: &SearchOutcome) -> Option<ChosenMove> {
-        let position = self.game.position();
+    /// With `random`, Randomize or a Skill Level below 20 it is one of the search's root
+    /// lines within the margin, drawn from this game's seed.
+    pub(crate) fn choose_move(&mut self, outcome: &SearchOutcome) -> Option<ChosenMove> {
         let mut best = outcome.best_move;
+        let mut score = outcome.real_score();
+        let mut ponder = outcome.ponder_move;
+        if let Some(margin) = self.choice_margin()
+            && let Some(chosen) = strength::choose(&outcome.lines, margin, &mut self.rng)
+            && chosen != best
+        {
+            log::info!(
+                "playing {chosen} instead of {best} (margin {margin} cp, lines {:?})",
+                outcome.lines
+            );
+            score = outcome
+                .lines
+                .iter()
+                .find(|(mv, _)| *mv == chosen)
+                .map(|&(_, s)| s);
+            best = chosen;
+            ponder = None;
+        }
+        let position = self.game.position();
         if best.is_null() || !is_legal(position, best) {
             let mut legal = MoveList::new();
             legal_moves(position, &mut legal);
@@ -541,8 +642,8 @@ impl Engine {
         }
         Some(ChosenMove {
             best,
-            score: outcome.real_score(),
-            ponder: outcome.ponder_move,
+            score,
+            ponder,
         })
     }
 

@@ -13,6 +13,8 @@ pub(crate) const MAX_MULTIPV: usize = 64;
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
 pub(crate) const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);
+/// Largest `Random Seed`.
+pub(crate) const MAX_RANDOM_SEED: u64 = 2_000_000_000;
 
 /// Current values of every setting.
 #[derive(Clone, Debug)]
@@ -33,6 +35,17 @@ pub(crate) struct EngineOptions {
     /// (`EMBEDDED_NETWORK` for the one in the binary).
     pub(crate) network: &'static Network,
     pub(crate) eval_file: String,
+    /// Chess960 castling (XBoard `variant fischerandom`, UCI `UCI_Chess960`).
+    pub(crate) chess960: bool,
+    /// Play any root move within this many centipawns of the best (0: off).
+    pub(crate) randomize_cp: u32,
+    /// Seed of each game's move choice; 0 draws a new one from the clock every game.
+    pub(crate) random_seed: u64,
+    /// 0 to 20; below 20 the engine searches less and chooses among near-best moves.
+    pub(crate) skill_level: u32,
+    /// UCI `UCI_LimitStrength`: play at `elo` (it overrides Skill Level).
+    pub(crate) limit_strength: bool,
+    pub(crate) elo: u32,
 }
 
 impl Default for EngineOptions {
@@ -47,6 +60,12 @@ impl Default for EngineOptions {
             search: SearchFeatures::default(),
             network: Network::embedded(),
             eval_file: EMBEDDED_NETWORK.to_string(),
+            chess960: false,
+            randomize_cp: 0,
+            random_seed: 0,
+            skill_level: super::strength::MAX_SKILL_LEVEL,
+            limit_strength: false,
+            elo: super::strength::ELO_RANGE.1,
         }
     }
 }

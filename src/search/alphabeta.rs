@@ -414,6 +414,12 @@ impl<'a> ThreadSearch<'a> {
             depth: completed_depth,
             nodes: self.total_nodes(),
             elapsed: start.elapsed(),
+            lines: line_moves
+                .iter()
+                .copied()
+                .zip(line_scores.iter().copied())
+                .filter(|(mv, _)| !mv.is_null())
+                .collect(),
         }
     }
 

@@ -141,6 +141,9 @@ pub struct SearchOutcome {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// The last completed iteration's Multi-PV lines, best first: (first move, score). The
+    /// engine core chooses among them for `random` and Skill Level.
+    pub lines: Vec<(Move, i32)>,
 }
 
 impl SearchOutcome {
@@ -324,6 +327,7 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
+                lines: Vec::new(),
             };
         }
 

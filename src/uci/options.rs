@@ -3,9 +3,10 @@
 //! the same technique switches XBoard offers. Names match case-insensitively, as UCI asks.
 
 use crate::engine::options::{
-    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, SWITCHES,
-    clamp_threads,
+    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    MAX_RANDOM_SEED, SWITCHES, clamp_threads,
 };
+use crate::engine::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::limits::hash_cap_mb;
 
 /// What the session must do after `setoption`.
@@ -19,6 +20,8 @@ pub(crate) enum OptionEffect {
     ClearHash,
     /// Hand the new `SearchFeatures` to the search thread.
     SearchFeatures,
+    /// Seed the move choice again (`Random Seed` changed).
+    Reseed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +91,30 @@ pub(crate) fn announcements(
             options.move_overhead_ms
         ),
         "option name Clear Hash type button".to_string(),
+        format!(
+            "option name UCI_Chess960 type check default {}",
+            options.chess960
+        ),
+        format!(
+            "option name Skill Level type spin default {} min 0 max {MAX_SKILL_LEVEL}",
+            options.skill_level
+        ),
+        format!(
+            "option name UCI_LimitStrength type check default {}",
+            options.limit_strength
+        ),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            options.elo, ELO_RANGE.0, ELO_RANGE.1
+        ),
+        format!(
+            "option name Randomize (cp) type spin default {} min 0 max {MAX_RANDOMIZE_CP}",
+            options.randomize_cp
+        ),
+        format!(
+            "option name Random Seed type spin default {} min 0 max {MAX_RANDOM_SEED}",
+            options.random_seed
+        ),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
@@ -188,6 +215,31 @@ pub(crate) fn set(
             Ok(OptionEffect::Nothing)
         }
         "clear hash" => Ok(OptionEffect::ClearHash),
+        "skill level" => {
+            options.skill_level = parse_spin(name, value, 0, u64::from(MAX_SKILL_LEVEL))? as u32;
+            Ok(OptionEffect::Nothing)
+        }
+        "uci_limitstrength" => {
+            options.limit_strength = parse_check(value).ok_or_else(bad)?;
+            Ok(OptionEffect::Nothing)
+        }
+        "uci_elo" => {
+            let (low, high) = ELO_RANGE;
+            options.elo = parse_spin(name, value, u64::from(low), u64::from(high))? as u32;
+            Ok(OptionEffect::Nothing)
+        }
+        "randomize (cp)" => {
+            options.randomize_cp = parse_spin(name, value, 0, u64::from(MAX_RANDOMIZE_CP))? as u32;
+            Ok(OptionEffect::Nothing)
+        }
+        "random seed" => {
+            options.random_seed = parse_spin(name, value, 0, MAX_RANDOM_SEED)?;
+            Ok(OptionEffect::Reseed)
+        }
+        "uci_chess960" => {
+            options.chess960 = parse_check(value).ok_or_else(bad)?;
+            Ok(OptionEffect::Nothing)
+        }
         "iid" => {
             let (_, mode) = IID_CHOICES
                 .iter()

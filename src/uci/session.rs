@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use super::command::{Command, GoParameters, StartPosition, parse_command};
 use super::options::{self, OptionEffect};
-use crate::board::{Color, Move, Position, is_legal, parse_coordinate};
+use crate::board::{
+    CastlingMode, CastlingNotation, Color, Position, is_legal, line_text, move_text,
+    parse_coordinate_in,
+};
 use crate::engine::{Engine, Event, GoRequest, Report};
 use crate::game::Game;
 use crate::output::Output;
@@ -233,6 +236,7 @@ impl Session {
             }
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
             Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
+            Ok(OptionEffect::Reseed) => self.engine.reseed(),
             Err(error) => self.out.line(&error.reply()),
         }
     }
@@ -241,7 +245,7 @@ impl Session {
     fn position(&mut self, start: &StartPosition, moves: &[String]) {
         let position = match start {
             StartPosition::StartPos => Position::startpos(),
-            StartPosition::Fen(fen) => match Position::from_fen(fen) {
+            StartPosition::Fen(fen) => match Position::from_fen_in(fen, self.castling_mode()) {
                 Ok(position) => position,
                 Err(error) => {
                     self.info_string(&format!(
@@ -254,7 +258,7 @@ impl Session {
         let mut game = Game::new(position.clone());
         let mut played = Vec::with_capacity(moves.len());
         for text in moves {
-            match parse_coordinate(game.position(), text) {
+            match parse_coordinate_in(game.position(), text, self.notation()) {
                 Ok(m) if is_legal(game.position(), m) => {
                     game.push(m);
                     played.push(m);
@@ -303,7 +307,7 @@ impl Session {
         };
         let mut only = Vec::new();
         for text in &go.searchmoves {
-            match parse_coordinate(self.engine.position(), text) {
+            match parse_coordinate_in(self.engine.position(), text, self.notation()) {
                 Ok(m) if is_legal(self.engine.position(), m) => only.push(m),
                 _ => self.info_string(&format!(
                     "error (illegal searchmoves move, ignored): {text}"
@@ -413,12 +417,15 @@ impl Session {
             // No legal move: UCI's null move.
             None => self.out.line("bestmove 0000"),
             Some(chosen) => {
-                let after = self.engine.position().make_move(chosen.best);
+                let position = self.engine.position();
+                let best = move_text(position, chosen.best, self.notation());
+                let after = position.make_move(chosen.best);
                 match chosen.ponder.filter(|&p| is_legal(&after, p)) {
-                    Some(reply) => self
-                        .out
-                        .line(&format!("bestmove {} ponder {reply}", chosen.best)),
-                    None => self.out.line(&format!("bestmove {}", chosen.best)),
+                    Some(reply) => {
+                        let reply = move_text(&after, reply, self.notation());
+                        self.out.line(&format!("bestmove {best} ponder {reply}"))
+                    }
+                    None => self.out.line(&format!("bestmove {best}")),
                 }
             }
         }
@@ -439,7 +446,7 @@ impl Session {
             ScoreBound::Lower => " lowerbound",
             ScoreBound::Upper => " upperbound",
         };
-        let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+        let pv = line_text(self.engine.position(), &info.pv, self.notation());
         self.out.thinking(&format!(
             "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} \
              hashfull {} tbhits 0 time {ms} pv {}",
@@ -453,10 +460,28 @@ impl Session {
     }
 
     fn current_move_line(&mut self, info: &RootMoveInfo) {
+        let mv = move_text(self.engine.position(), info.mv, self.notation());
         self.out.thinking(&format!(
-            "info depth {} currmove {} currmovenumber {}",
-            info.depth, info.mv, info.number
+            "info depth {} currmove {mv} currmovenumber {}",
+            info.depth, info.number
         ));
+    }
+
+    /// Castling as UCI writes it: king takes own rook under `UCI_Chess960`.
+    fn notation(&self) -> CastlingNotation {
+        if self.engine.options.chess960 {
+            CastlingNotation::KingTakesRook
+        } else {
+            CastlingNotation::Standard
+        }
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        if self.engine.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
     }
 
     /// `info string TEXT`, the echoed text made one printable line.

@@ -1,11 +1,12 @@
 //! The engine-defined options announced with `feature option="..."` and set with
-//! `option NAME=VALUE`: time margin, resignation, log size limits, and one switch per search
-//! technique.
+//! `option NAME=VALUE`: time margin, resignation, log size limits, strength and variety, and
+//! one switch per search technique.
 
 use crate::engine::options::{
     EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
-    RESIGN_THRESHOLD_RANGE, SWITCHES,
+    MAX_RANDOM_SEED, RESIGN_THRESHOLD_RANGE, SWITCHES,
 };
+use crate::engine::strength::{MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 
 use crate::logging::{MAX_LOG_MB, MB};
 
@@ -20,6 +21,8 @@ pub(crate) enum OptionEffect {
     SearchFeatures,
     /// Hand the new log limits to the logger.
     LogLimits,
+    /// Seed the move choice again (`Random Seed` changed).
+    Reseed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +104,18 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
         ),
         // XBoard shows its "fewer / more" control in the analysis window for this name.
         format!("MultiPV -spin {} 1 {MAX_MULTIPV}", options.multipv),
+        format!(
+            "Skill Level -spin {} 0 {MAX_SKILL_LEVEL}",
+            options.skill_level
+        ),
+        format!(
+            "Randomize (cp) -spin {} 0 {MAX_RANDOMIZE_CP}",
+            options.randomize_cp
+        ),
+        format!(
+            "Random Seed -spin {} 0 {MAX_RANDOM_SEED}",
+            options.random_seed
+        ),
     ];
     let mut features = options.search;
     for (name, get) in SWITCHES {
@@ -179,6 +194,18 @@ pub(crate) fn set(
             options.multipv = spin(1, MAX_MULTIPV as i64)? as usize;
             Ok(OptionEffect::Nothing)
         }
+        "Skill Level" => {
+            options.skill_level = spin(0, i64::from(MAX_SKILL_LEVEL))? as u32;
+            Ok(OptionEffect::Nothing)
+        }
+        "Randomize (cp)" => {
+            options.randomize_cp = spin(0, i64::from(MAX_RANDOMIZE_CP))? as u32;
+            Ok(OptionEffect::Nothing)
+        }
+        "Random Seed" => {
+            options.random_seed = spin(0, MAX_RANDOM_SEED as i64)? as u64;
+            Ok(OptionEffect::Reseed)
+        }
         "IID" => {
             let (_, mode) = IID_CHOICES
                 .iter()
@@ -234,6 +261,9 @@ mod tests {
                 "Log Max MB -spin 10 1 1048576",
                 "Log Keep MB -spin 100 1 1048576",
                 "MultiPV -spin 1 1 64",
+                "Skill Level -spin 20 0 20",
+                "Randomize (cp) -spin 0 0 100",
+                "Random Seed -spin 0 0 2000000000",
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
                 "Reverse Futility -check 1",
@@ -253,8 +283,8 @@ mod tests {
         set(&mut options, "Move Overhead", Some("75")).unwrap();
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
-        assert_eq!(changed[10], "Futility -check 0");
-        assert_eq!(changed[16], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[13], "Futility -check 0");
+        assert_eq!(changed[19], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
-use crate::board::{Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, parse_move};
+use crate::board::{
+    CastlingMode, CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder,
+    Square, line_text, move_text, parse_move_in,
+};
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::logging;
@@ -57,7 +60,6 @@ pub(crate) struct Session {
     /// `ping` tokens waiting for the move being thought about.
     pending_pongs: Vec<String>,
     post: bool,
-    random: bool,
     /// A `draw` offer that came while thinking, decided just before the move.
     draw_offer_pending: bool,
     // The opponent and the setting, for the log.
@@ -81,7 +83,6 @@ impl Session {
             paused: false,
             pending_pongs: Vec::new(),
             post: false,
-            random: false,
             draw_offer_pending: false,
             opponent_name: None,
             ratings: (0, 0),
@@ -229,8 +230,8 @@ impl Session {
             Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
             Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
             Command::Random => {
-                self.random = !self.random;
-                log::debug!("random is now {} (ignored)", self.random);
+                self.engine.random = !self.engine.random;
+                log::debug!("random is now {}", self.engine.random);
             }
             Command::Name(name) => {
                 log::info!("opponent: {name}");
@@ -321,12 +322,34 @@ impl Session {
         }
     }
 
+    /// `normal` or `fischerandom` (Chess960: XBoard then sends `setboard` with the start
+    /// position, castling as `O-O`/`O-O-O`); `new` goes back to normal.
     fn variant(&mut self, variant: &str) {
-        if variant != "normal" {
-            self.out.line(&format!(
+        match variant {
+            "normal" => self.engine.options.chess960 = false,
+            "fischerandom" => self.engine.options.chess960 = true,
+            _ => self.out.line(&format!(
                 "Error (unsupported variant): {}",
                 printable(variant)
-            ));
+            )),
+        }
+    }
+
+    /// How castling is written in this game.
+    fn notation(&self) -> CastlingNotation {
+        if self.engine.options.chess960 {
+            CastlingNotation::Words
+        } else {
+            CastlingNotation::Standard
+        }
+    }
+
+    /// Which castling rights a FEN may give in this game.
+    fn castling_mode(&self) -> CastlingMode {
+        if self.engine.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
         }
     }
 
@@ -342,6 +365,7 @@ impl Session {
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
             Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
             Ok(OptionEffect::LogLimits) => logging::set_limits(self.engine.options.log_limits),
+            Ok(OptionEffect::Reseed) => self.engine.reseed(),
             Err(error) => self.out.line(&printable(&error.reply())),
         }
     }
@@ -356,7 +380,7 @@ impl Session {
         self.out
             .line("feature sigint=0 sigterm=0 colors=0 san=0 nps=0 pause=0");
         self.out.line(&format!(
-            "feature myname=\"Ironwood {}\" variants=\"normal\"",
+            "feature myname=\"Ironwood {}\" variants=\"normal,fischerandom\"",
             env!("CARGO_PKG_VERSION")
         ));
         for option in options::features(&self.engine.options) {
@@ -371,11 +395,11 @@ impl Session {
     fn new_game(&mut self) {
         self.abort_search();
         self.engine.new_game();
+        self.engine.options.chess960 = false;
         self.mode = Mode::Waiting;
         self.engine_color = Color::Black;
         self.paused = false;
         self.edit = None;
-        self.random = false;
         self.draw_offer_pending = false;
         self.opponent_name = None;
         self.ratings = (0, 0);
@@ -424,7 +448,7 @@ impl Session {
     }
 
     fn set_board(&mut self, fen: &str) {
-        match Position::from_fen(fen) {
+        match Position::from_fen_in(fen, self.castling_mode()) {
             Ok(pos) => {
                 self.abort_search();
                 self.adopt_position(pos);
@@ -497,7 +521,7 @@ impl Session {
             ));
             return;
         }
-        let m = match parse_move(self.engine.position(), text) {
+        let m = match parse_move_in(self.engine.position(), text, self.notation()) {
             Ok(m) => m,
             Err(error) => {
                 log::debug!("{error}");
@@ -550,7 +574,7 @@ impl Session {
         match selection {
             MoveSelection::All => self.engine.exclude_all(exclude),
             MoveSelection::Move(text) => {
-                let Ok(m) = parse_move(self.engine.position(), &text) else {
+                let Ok(m) = parse_move_in(self.engine.position(), &text, self.notation()) else {
                     self.out
                         .line(&format!("Illegal move: {}", printable(&text)));
                     return;
@@ -570,7 +594,8 @@ impl Session {
             _ => self.engine.hint(),
         };
         if let Some(m) = hint {
-            self.out.line(&format!("Hint: {m}"));
+            let text = move_text(self.engine.position(), m, self.notation());
+            self.out.line(&format!("Hint: {text}"));
         }
     }
 
@@ -590,7 +615,8 @@ impl Session {
             status.total_moves
         );
         if !status.current_move.is_null() {
-            line.push_str(&format!(" {}", status.current_move));
+            let text = move_text(self.engine.position(), status.current_move, self.notation());
+            line.push_str(&format!(" {text}"));
         }
         self.out.line(&line);
     }
@@ -702,8 +728,8 @@ impl Session {
         } else {
             info.elapsed.as_millis() / 10
         };
-        let mut pv: Vec<String> = expected.iter().map(Move::to_string).collect();
-        pv.extend(info.pv.iter().map(Move::to_string));
+        let line: Vec<Move> = expected.iter().chain(&info.pv).copied().collect();
+        let pv = line_text(self.engine.position(), &line, self.notation());
         self.out.thinking(&format!(
             "{} {} {} {} {}",
             info.depth,
@@ -756,13 +782,14 @@ impl Session {
             offered = true;
         }
 
+        let text = move_text(self.engine.position(), chosen.best, self.notation());
         let result = self.engine.play_own_move(chosen, self.engine_color);
         // A draw our move makes claimable is claimed by offering it before the move
         // (the GUI judges the offer on the position after the move).
         if matches!(result, Some(Outcome::Repetition | Outcome::FiftyMoves)) && !offered {
             self.out.line("offer draw");
         }
-        self.out.line(&format!("move {}", chosen.best));
+        self.out.line(&format!("move {text}"));
         if let Some(result) = result {
             self.out.line(result_line(result));
             return;

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::*;
+use crate::board::parse_move;
 use crate::engine::options::EngineOptions;
 use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
 use crate::search::{MATE, ScoreBound, SearchLimits};
@@ -109,6 +110,7 @@ impl Harness {
             depth: 5,
             nodes: 1000,
             elapsed: Duration::from_millis(10),
+            lines: vec![(best_move, score)],
         };
         self.session.handle(Event::Search(SearchReport::Finished {
             generation,
