@@ -206,6 +206,12 @@ mod tests {
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
+                "Histories -check 1",
+                "History Pruning -check 1",
+                "Singular Extensions -check 1",
+                "Correction History -check 1",
+                "ProbCut -check 0",
+                "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
             ]
         );
@@ -215,7 +221,7 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[10], "Futility -check 0");
-        assert_eq!(changed[16], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[22], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]
