@@ -246,20 +246,23 @@ fn two_threads_find_the_same_mates() {
 }
 
 #[test]
-fn mates_keep_their_exact_scores_with_each_newer_technique_switched_alone() {
+fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
     let toggles: [Toggle; 6] = [
-        ("histories off", |f| f.histories = false),
-        ("history pruning off", |f| f.history_pruning = false),
-        ("singular extensions off", |f| f.singular_extensions = false),
-        ("correction history off", |f| f.correction_history = false),
-        ("safe check extension on", |f| f.check_extension = true),
-        ("all newer techniques off", |f| {
-            f.histories = false;
-            f.history_pruning = false;
-            f.singular_extensions = false;
-            f.correction_history = false;
-            f.probcut = false;
+        ("histories", |f| f.histories = true),
+        ("histories and history pruning", |f| {
+            f.histories = true;
+            f.history_pruning = true;
+        }),
+        ("singular extensions", |f| f.singular_extensions = true),
+        ("correction history", |f| f.correction_history = true),
+        ("safe check extension", |f| f.check_extension = true),
+        ("all but ProbCut", |f| {
+            f.histories = true;
+            f.history_pruning = true;
+            f.singular_extensions = true;
+            f.correction_history = true;
+            f.check_extension = true;
         }),
     ];
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
@@ -295,9 +298,14 @@ fn a_new_game_forgets_the_histories_learnt_in_the_last_one() {
             .unwrap();
     let second =
         Position::from_fen("4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19").unwrap();
-    let fresh = run(&mut Searcher::new(8, 1), &second, &[], &limits);
+    let with_histories = || {
+        let mut searcher = Searcher::new(8, 1);
+        searcher.features.histories = true;
+        searcher
+    };
+    let fresh = run(&mut with_histories(), &second, &[], &limits);
 
-    let mut searcher = Searcher::new(8, 1);
+    let mut searcher = with_histories();
     run(&mut searcher, &first, &[], &limits);
     let carried = run(&mut searcher, &second, &[], &limits);
     searcher.clear();
