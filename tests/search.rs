@@ -3,7 +3,7 @@
 
 use ironwood::board::{MoveList, Position, legal_moves, parse_san};
 use ironwood::search::{
-    IidMode, SearchControl, SearchLimits, Searcher, Silent, TimeBudget, mate_moves,
+    IidMode, SearchControl, SearchFeatures, SearchLimits, Searcher, Silent, TimeBudget, mate_moves,
 };
 
 const MATES: &str = include_str!("data/mates.epd");
@@ -243,4 +243,75 @@ fn two_threads_find_the_same_mates() {
         let outcome = run(&mut searcher, &pos, &[], &limits);
         assert_eq!(mate_moves(outcome.score), Some(case.moves), "{}", case.fen);
     }
+}
+
+#[test]
+fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
+    type Toggle = (&'static str, fn(&mut SearchFeatures));
+    let toggles: [Toggle; 6] = [
+        ("histories", |f| f.histories = true),
+        ("histories and history pruning", |f| {
+            f.histories = true;
+            f.history_pruning = true;
+        }),
+        ("singular extensions", |f| f.singular_extensions = true),
+        ("correction history", |f| f.correction_history = true),
+        ("safe check extension", |f| f.check_extension = true),
+        ("all but ProbCut", |f| {
+            f.histories = true;
+            f.history_pruning = true;
+            f.singular_extensions = true;
+            f.correction_history = true;
+            f.check_extension = true;
+        }),
+    ];
+    let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
+    for (name, toggle) in toggles {
+        for case in &cases {
+            let pos = Position::from_fen(&case.fen).unwrap();
+            let mut searcher = Searcher::new(16, 1);
+            toggle(&mut searcher.features);
+            let limits = SearchLimits {
+                depth: Some((2 * case.moves + 14) as u32),
+                ..SearchLimits::default()
+            };
+            let outcome = run(&mut searcher, &pos, &[], &limits);
+            assert_eq!(
+                mate_moves(outcome.score),
+                Some(case.moves),
+                "{name} {}: score {}",
+                case.fen,
+                outcome.score
+            );
+        }
+    }
+}
+
+#[test]
+fn a_new_game_forgets_the_histories_learnt_in_the_last_one() {
+    let limits = SearchLimits {
+        depth: Some(8),
+        ..SearchLimits::default()
+    };
+    let first =
+        Position::from_fen("r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16")
+            .unwrap();
+    let second =
+        Position::from_fen("4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19").unwrap();
+    let with_histories = || {
+        let mut searcher = Searcher::new(8, 1);
+        searcher.features.histories = true;
+        searcher
+    };
+    let fresh = run(&mut with_histories(), &second, &[], &limits);
+
+    let mut searcher = with_histories();
+    run(&mut searcher, &first, &[], &limits);
+    let carried = run(&mut searcher, &second, &[], &limits);
+    searcher.clear();
+    let cleared = run(&mut searcher, &second, &[], &limits);
+    assert_eq!(cleared.nodes, fresh.nodes);
+    assert_eq!(cleared.best_move, fresh.best_move);
+    // What the first search learnt (table and histories) changed the second one.
+    assert_ne!(carried.nodes, fresh.nodes);
 }

@@ -132,7 +132,7 @@ impl EngineOptions {
 /// An on/off switch for a search technique: (option name, accessor).
 pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
 
-pub(crate) const SWITCHES: [Switch; 9] = [
+pub(crate) const SWITCHES: [Switch; 15] = [
     ("Null Move", |f| &mut f.null_move),
     ("Late Move Reductions", |f| &mut f.late_move_reductions),
     ("Reverse Futility", |f| &mut f.reverse_futility),
@@ -142,6 +142,12 @@ pub(crate) const SWITCHES: [Switch; 9] = [
     ("Recapture Extension", |f| &mut f.recapture_extension),
     ("Aspiration Windows", |f| &mut f.aspiration),
     ("SEE Pruning", |f| &mut f.see_pruning),
+    ("Histories", |f| &mut f.histories),
+    ("History Pruning", |f| &mut f.history_pruning),
+    ("Singular Extensions", |f| &mut f.singular_extensions),
+    ("Correction History", |f| &mut f.correction_history),
+    ("ProbCut", |f| &mut f.probcut),
+    ("Adaptive Time", |f| &mut f.adaptive_time),
 ];
 
 /// The internal iterative deepening flavours by option value.

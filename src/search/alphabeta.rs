@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::board::{Move, MoveList, PieceKind, Position, is_playable};
 
+use super::history::PieceTo;
 use super::ordering::{OrderingTables, piece_value, score_moves, see_at_least};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
 use super::stack::SearchStack;
@@ -23,6 +24,14 @@ const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
 /// Root moves are announced (UCI `currmove`) once the search is this old.
 const CURRENT_MOVE_REPORT_AFTER: Duration = Duration::from_secs(1);
+/// Singular extensions start at this depth.
+const SINGULAR_MIN_DEPTH: i32 = 7;
+/// History pruning: a quiet move whose continuation histories sum below minus this times the
+/// depth is not searched near the leaves.
+const HISTORY_PRUNING_MARGIN: i32 = 1500;
+/// Each this much history (butterfly plus continuation) takes one ply off a late move's
+/// reduction (at most two); a history this far below zero adds one.
+const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 struct RootMove {
     mv: Move,
@@ -56,16 +65,19 @@ pub struct ThreadSearch<'a> {
     unreported_nodes: u64,
     selective_depth: usize,
     stopped: bool,
-    tables: OrderingTables,
+    tables: &'a mut OrderingTables,
     stack: SearchStack,
     lmr: [[u8; 64]; 64],
     root_depth: u32,
+    /// Iterations in a row that ended with the same best move.
+    best_move_stability: u32,
     /// Null-move verification: no null move for `null_verify_side` before this ply.
     null_verify_ply: usize,
     null_verify_side: Option<crate::board::Color>,
 }
 
 impl<'a> ThreadSearch<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         tt: &'a TranspositionTable,
         root: &Position,
@@ -74,6 +86,7 @@ impl<'a> ThreadSearch<'a> {
         id: usize,
         helper_stop: &'a AtomicBool,
         shared_nodes: &'a AtomicU64,
+        tables: &'a mut OrderingTables,
     ) -> ThreadSearch<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -100,10 +113,11 @@ impl<'a> ThreadSearch<'a> {
             unreported_nodes: 0,
             selective_depth: 0,
             stopped: false,
-            tables: OrderingTables::default(),
+            tables,
             stack: SearchStack::default(),
             lmr,
             root_depth: 0,
+            best_move_stability: 0,
             null_verify_ply: 0,
             null_verify_side: None,
         }
@@ -180,7 +194,7 @@ impl<'a> ThreadSearch<'a> {
             allowed,
             &mut scores,
             hash_move,
-            &self.tables,
+            self.tables,
             self.stack[0].killers,
             Move::NULL,
         );
@@ -226,7 +240,9 @@ impl<'a> ThreadSearch<'a> {
             }
             let before = self.nodes;
             let child = root.make_move(m);
-            let extension = i32::from(self.features.check_extension && child.in_check());
+            let extension = i32::from(
+                self.features.check_extension && child.in_check() && see_at_least(&root, m, 0),
+            );
             let new_depth = depth - 1 + extension;
             let a = alpha.max(best);
             self.keys.push(root.key());
@@ -311,6 +327,7 @@ impl<'a> ThreadSearch<'a> {
             self.selective_depth = 0;
             control.depth.store(depth, Ordering::Relaxed);
             let previous_best = best_move;
+            let previous_score = best_score;
             // This iteration's finished lines, best first: (first move, score, PV).
             let mut done: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(lines);
             for line in 0..lines {
@@ -387,11 +404,16 @@ impl<'a> ThreadSearch<'a> {
                 line_scores[index] = *score;
             }
 
+            if best_move == previous_best {
+                self.best_move_stability += 1;
+            } else {
+                self.best_move_stability = 0;
+            }
             if self.should_stop_deepening(
                 limits,
                 control,
                 depth,
-                best_score,
+                (previous_score, best_score),
                 &moves,
                 previous_best,
                 best_move,
@@ -507,7 +529,7 @@ impl<'a> ThreadSearch<'a> {
         limits: &SearchLimits,
         control: &SearchControl,
         depth: u32,
-        score: i32,
+        (previous_score, score): (i32, i32),
         moves: &[RootMove],
         previous_best: Move,
         best_move: Move,
@@ -542,7 +564,9 @@ impl<'a> ThreadSearch<'a> {
         if let (elapsed, Some(budget)) = control.budget() {
             // The next iteration costs more than all before it: start it only when it is
             // likely to finish before the target. An unstable best move earns more time.
-            let share = if previous_best != best_move && depth > 4 {
+            let share = if self.features.adaptive_time {
+                self.time_share(depth, previous_score, score, moves)
+            } else if previous_best != best_move && depth > 4 {
                 0.8
             } else {
                 0.5
@@ -553,6 +577,35 @@ impl<'a> ThreadSearch<'a> {
             }
         }
         false
+    }
+
+    /// The share of the soft target past which no new iteration starts: more while the best
+    /// move keeps changing, when the score falls, and when the best move took a small share
+    /// of the root's nodes; less when it has stood for several iterations and took most of
+    /// them. At most the whole soft target: the hard limit stays the only limit inside the tree.
+    fn time_share(&self, depth: u32, previous_score: i32, score: i32, moves: &[RootMove]) -> f64 {
+        if depth < 5 {
+            return 0.5;
+        }
+        const STABILITY: [f64; 5] = [1.6, 1.25, 1.0, 0.9, 0.8];
+        let stability = STABILITY[(self.best_move_stability as usize).min(STABILITY.len() - 1)];
+        let drop = if previous_score > -INFINITY && !is_mate_score(previous_score) {
+            (previous_score - score).clamp(0, 80)
+        } else {
+            0
+        };
+        let falling = 1.0 + f64::from(drop) / 160.0;
+        let total: u64 = moves.iter().map(|r| r.nodes).sum();
+        let best_fraction = if total > 0 {
+            moves[0].nodes as f64 / total as f64
+        } else {
+            0.5
+        };
+        let effort = (1.5 - best_fraction).clamp(0.6, 1.3);
+        // 0.7: a typical middle-game move (stable for a couple of iterations, about two
+        // thirds of the nodes) lands near the fixed share of 0.5 this replaces; 0.5 as the
+        // base thought about a quarter less on average and lost (see README).
+        (0.7 * stability * falling * effort).clamp(0.3, 1.0)
     }
 
     /// A Lazy SMP helper: the same deepening on the shared table, starting at a different
@@ -591,6 +644,15 @@ impl<'a> ThreadSearch<'a> {
     // ------------------------------------------------------------------------------------
     // Interior nodes
     // ------------------------------------------------------------------------------------
+
+    /// The continuation-history slots of the moves one and two plies before the node at `ply`.
+    fn continuation_slots(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let back = |n: usize| {
+            ply.checked_sub(n)
+                .and_then(|p| self.stack[p].continuation_slot())
+        };
+        [back(1), back(2)]
+    }
 
     fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
@@ -641,36 +703,48 @@ impl<'a> ThreadSearch<'a> {
             return alpha;
         }
 
-        // Step 3. Probe the transposition table.
+        // Step 3. Probe the transposition table. A singular search (a move left out) shares
+        // the node's key, so it takes no cutoff from the table and stores nothing in it.
+        let excluding = !self.stack[ply].excluded_move.is_null();
         let tt_hit = self.tt.probe(pos.key(), ply);
         let mut tt_move = Move::NULL;
         if let Some(hit) = tt_hit {
             tt_move = hit.best_move;
-            if !pv_node && hit.depth >= depth && hit.cuts_off(alpha, beta) {
+            if !pv_node && !excluding && hit.depth >= depth && hit.cuts_off(alpha, beta) {
                 return hit.score;
             }
         }
 
         // Step 4. Static evaluation, and whether it improved on two plies before.
+        // The table keeps the raw evaluation; the one pruning reads is corrected by what
+        // searches of this pawn structure found.
         let in_check = pos.in_check();
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(hit) = tt_hit {
             hit.static_eval
         } else {
             self.stack.evaluate(pos, ply, self.features.evaluation)
         };
+        let eval = if in_check || !self.features.correction_history {
+            raw_eval
+        } else {
+            (raw_eval + self.tables.correction.correction(pos))
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        };
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         let frame = &mut self.stack[ply];
         frame.static_eval = eval;
+        frame.raw_eval = raw_eval;
         frame.improving = improving;
         frame.in_check = in_check;
         frame.cut_node = cut_node;
+        frame.tt_extension = 0;
 
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
             self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !excluding {
             // Step 5. Reverse futility pruning: far above beta near the leaves.
             if self.features.reverse_futility
                 && !verifying
@@ -729,8 +803,57 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
+        // Step 6b. ProbCut: a good capture whose reduced search beats beta by a margin would
+        // almost surely beat beta at full depth.
+        if self.features.probcut
+            && !pv_node
+            && !in_check
+            && !excluding
+            && depth >= 5
+            && !is_mate_score(beta)
+        {
+            let probcut_beta = beta + 200 - 50 * i32::from(improving);
+            let table_disagrees =
+                tt_hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
+            if !table_disagrees {
+                let threshold = probcut_beta - eval;
+                self.stack[ply].picker.reset_quiescence(tt_move);
+                while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
+                    if !see_at_least(pos, m, threshold) {
+                        continue;
+                    }
+                    let child = pos.make_move(m);
+                    self.keys.push(pos.key());
+                    let frame = &mut self.stack[ply];
+                    frame.current_move = m;
+                    frame.moved_piece = pos.piece_at(m.from());
+                    let mut score =
+                        -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                    if score >= probcut_beta {
+                        score = -self.negamax(
+                            &child,
+                            depth - 4,
+                            -probcut_beta,
+                            -probcut_beta + 1,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= probcut_beta {
+                        self.tt
+                            .store(pos.key(), ply, m, score, raw_eval, depth - 3, Bound::Lower);
+                        return score;
+                    }
+                }
+            }
+        }
+
         // Step 7. Internal iterative deepening when there is no move to try first.
-        if tt_move.is_null() && depth >= 4 {
+        if tt_move.is_null() && depth >= 4 && !excluding {
             match self.features.iid {
                 IidMode::Off => {}
                 IidMode::Classic => {
@@ -764,10 +887,52 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
-        // Step 8. The full-depth move loop. The null-move verification and IID above searched
-        // this same ply, so the frame is set again.
+        // Step 7b. Singular extension: when the TT move proved itself at nearly this depth,
+        // search the others a little below its score at half depth. If none reaches it, the
+        // TT move is singular and gets a ply more. If they reach it above beta as well, several
+        // moves fail high: cut at once (multi-cut). If they reach it and the TT move is only
+        // expected to fail high, it gets a ply less.
+        let mut tt_extension = 0;
+        if self.features.singular_extensions
+            && depth >= SINGULAR_MIN_DEPTH
+            && !excluding
+            && let Some(hit) = tt_hit
+            && !hit.best_move.is_null()
+            && hit.best_move == tt_move
+            && matches!(hit.bound, Bound::Lower | Bound::Exact)
+            && hit.depth >= depth - 3
+            && !is_mate_score(hit.score)
+            && is_playable(pos, tt_move)
+        {
+            let singular_beta = hit.score - 2 * depth;
+            self.stack[ply].excluded_move = tt_move;
+            let score = self.negamax(
+                pos,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                cut_node,
+            );
+            self.stack[ply].excluded_move = Move::NULL;
+            if self.stopped {
+                return 0;
+            }
+            if score < singular_beta {
+                tt_extension = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if hit.score >= beta {
+                tt_extension = -1;
+            }
+        }
+
+        // Step 8. The full-depth move loop. The null-move verification, IID and the singular
+        // search above searched this same ply, so the frame is set again.
         let frame = &mut self.stack[ply];
+        frame.tt_extension = tt_extension;
         frame.static_eval = eval;
+        frame.raw_eval = raw_eval;
         frame.improving = improving;
         frame.in_check = in_check;
         frame.cut_node = cut_node;
@@ -791,20 +956,24 @@ impl<'a> ThreadSearch<'a> {
     ) -> (i32, (Move, bool)) {
         let pv_node = beta - alpha > 1;
         let frame = &self.stack[ply];
-        let (eval, improving, in_check, cut_node, tt_move) = (
+        let (eval, improving, in_check, cut_node, tt_move, tt_extension) = (
             frame.static_eval,
             frame.improving,
             frame.in_check,
             frame.cut_node,
             frame.tt_move,
+            frame.tt_extension,
         );
-        let previous = self.stack[ply.saturating_sub(1)].current_move;
+        let previous = self.stack[ply - 1].current_move;
+        let continuation = self.continuation_slots(ply);
+        let counter = self.tables.counter(previous);
         let frame = &mut self.stack[ply];
         let killers = frame.killers;
         frame
             .picker
-            .reset_main(tt_move, killers, self.tables.counter(previous));
+            .reset_main(tt_move, killers, counter, continuation);
         frame.quiet_count = 0;
+        frame.capture_count = 0;
 
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
@@ -814,7 +983,7 @@ impl<'a> ThreadSearch<'a> {
 
         // Step 9. The frame's picker hands out the moves, best first, generating them only
         // as far as the node gets.
-        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             moves_seen += 1;
             if m == self.stack[ply].excluded_move {
                 continue;
@@ -824,6 +993,12 @@ impl<'a> ThreadSearch<'a> {
 
             let child = pos.make_move(m);
             let gives_check = child.in_check();
+            let continuation_score = if quiet {
+                let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
+                self.tables.continuation_score(now, &continuation)
+            } else {
+                0
+            };
 
             // Step 10. Prune hopeless moves near the leaves: never the first move, never a
             // check or an evasion, never once a mate against us is all we have found.
@@ -837,6 +1012,13 @@ impl<'a> ThreadSearch<'a> {
                         continue;
                     }
                     if self.features.futility && depth <= 6 && eval + 100 + 90 * depth <= a {
+                        continue;
+                    }
+                    // Quiet moves that have done badly after the moves that led here.
+                    if self.features.history_pruning
+                        && depth <= 3
+                        && continuation_score < -HISTORY_PRUNING_MARGIN * depth
+                    {
                         continue;
                     }
                 }
@@ -854,14 +1036,20 @@ impl<'a> ThreadSearch<'a> {
 
             // Step 11. Extensions: checks, and recaptures on the square just captured on
             // (micro-Max's recapture extension), the latter in PV nodes only.
-            let check_extension =
-                gives_check && self.features.check_extension && ply < 2 * self.root_depth as usize;
+            let check_extension = gives_check
+                && self.features.check_extension
+                && ply < 2 * self.root_depth as usize
+                && see_at_least(pos, m, 0);
             let recapture_extension = self.features.recapture_extension
                 && pv_node
                 && m.is_capture()
                 && previous.is_capture()
                 && previous.to() == m.to();
-            let extension = i32::from(check_extension || recapture_extension);
+            let extension = if m == tt_move && tt_extension != 0 {
+                tt_extension
+            } else {
+                i32::from(check_extension || recapture_extension)
+            };
             let new_depth = depth - 1 + extension;
 
             self.keys.push(pos.key());
@@ -886,10 +1074,19 @@ impl<'a> ThreadSearch<'a> {
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
-                    if self.stack[ply].is_killer(m) {
-                        reduction -= 1;
+                    if self.features.histories {
+                        if self.stack[ply].is_killer(m) || m == counter {
+                            reduction -= 1;
+                        }
+                        let history =
+                            self.tables.history(pos.side_to_move(), m) + continuation_score;
+                        reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
+                    } else {
+                        if self.stack[ply].is_killer(m) {
+                            reduction -= 1;
+                        }
+                        reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
                     }
-                    reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 self.stack[ply].reduction = reduction;
@@ -929,17 +1126,28 @@ impl<'a> ThreadSearch<'a> {
                         self.stack.update_pv(ply, m);
                     }
                     if score >= beta {
-                        // Step 12. A cutoff: remember the quiet move that caused it.
+                        // Step 12. A cutoff: reward the move that caused it, and punish the
+                        // moves of its kind tried before it.
+                        let frame = &mut self.stack[ply];
                         if quiet {
-                            let bonus = depth * depth;
-                            let side = pos.side_to_move();
-                            let frame = &mut self.stack[ply];
                             frame.add_killer(m);
                             self.tables.set_counter(previous, m);
-                            self.tables.update_history(side, m, bonus);
-                            for &q in frame.quiets_tried() {
-                                self.tables.update_history(side, q, -bonus);
-                            }
+                            self.tables.reward_quiet(
+                                pos,
+                                depth,
+                                m,
+                                frame.quiets_tried(),
+                                &continuation,
+                            );
+                            self.tables
+                                .reward_captures(pos, depth, None, frame.captures_tried());
+                        } else {
+                            self.tables.reward_captures(
+                                pos,
+                                depth,
+                                Some(m),
+                                frame.captures_tried(),
+                            );
                         }
                         break;
                     }
@@ -947,6 +1155,8 @@ impl<'a> ThreadSearch<'a> {
             }
             if quiet {
                 self.stack[ply].remember_quiet(m);
+            } else {
+                self.stack[ply].remember_capture(m);
             }
         }
 
@@ -969,9 +1179,23 @@ impl<'a> ThreadSearch<'a> {
         } else {
             Bound::Upper
         };
-        let static_eval = if in_check { 0 } else { eval };
-        self.tt
-            .store(pos.key(), ply, best_move, best, static_eval, depth, bound);
+        if self.stack[ply].excluded_move.is_null() {
+            let raw_eval = self.stack[ply].raw_eval;
+            let static_eval = if in_check { 0 } else { raw_eval };
+            self.tt
+                .store(pos.key(), ply, best_move, best, static_eval, depth, bound);
+            // Step 15. Learn the static eval's error from a result that bounds it from the
+            // right side: quiet best moves only (captures are for quiescence to see).
+            if self.features.correction_history
+                && !in_check
+                && !best_move.is_tactical()
+                && !is_mate_score(best)
+                && (bound != Bound::Lower || best > eval)
+                && (bound != Bound::Upper || best < eval)
+            {
+                self.tables.correction.update(pos, depth, best - raw_eval);
+            }
+        }
         (best, (best_move, proven_at_full_depth))
     }
 
@@ -1023,16 +1247,19 @@ impl<'a> ThreadSearch<'a> {
         }
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
+        let continuation = self.continuation_slots(ply);
         let frame = &mut self.stack[ply];
         if in_check {
             let killers = frame.killers;
-            frame.picker.reset_main(tt_move, killers, Move::NULL);
+            frame
+                .picker
+                .reset_main(tt_move, killers, Move::NULL, continuation);
         } else {
             frame.picker.reset_quiescence(tt_move);
         }
         let mut best_move = Move::NULL;
         let mut moves_seen = 0;
-        while let Some(m) = self.stack[ply].picker.next(pos, &self.tables) {
+        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             moves_seen += 1;
             if !in_check {
                 // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
@@ -1055,6 +1282,9 @@ impl<'a> ThreadSearch<'a> {
             }
             let child = pos.make_move(m);
             self.keys.push(pos.key());
+            let frame = &mut self.stack[ply];
+            frame.current_move = m;
+            frame.moved_piece = pos.piece_at(m.from());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
             if self.stopped {

@@ -3,6 +3,7 @@
 //! `SearchObserver` and never prints; `worker` runs it on its own thread for the session.
 
 pub mod alphabeta;
+mod history;
 pub mod ordering;
 mod picker;
 pub mod score;
@@ -21,6 +22,7 @@ pub use time::{TimeBudget, TimeControl};
 pub use tt::TranspositionTable;
 
 use alphabeta::ThreadSearch;
+use ordering::OrderingTables;
 
 /// Internal iterative deepening flavour in nodes without a hash move. Both follow H.G.
 /// Muller's micro-Max articles: "Search: Iterative Deepening"
@@ -48,6 +50,18 @@ pub struct SearchFeatures {
     pub recapture_extension: bool,
     pub aspiration: bool,
     pub see_pruning: bool,
+    /// Continuation and capture histories, depth-scaled bonus and malus, history in LMR;
+    /// off: one butterfly table learning by depth squared.
+    pub histories: bool,
+    /// Skip late quiet moves with poor continuation history near the leaves.
+    pub history_pruning: bool,
+    /// Singular extensions of the TT move, with multi-cut and the negative extension.
+    pub singular_extensions: bool,
+    /// Correct the static eval by what searches of the same pawn structure found.
+    pub correction_history: bool,
+    pub probcut: bool,
+    /// Time per move by best-move stability, score drops and the best move's node share.
+    pub adaptive_time: bool,
     pub iid: IidMode,
     pub evaluation: crate::nnue::Evaluation,
 }
@@ -65,6 +79,15 @@ impl Default for SearchFeatures {
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
+            // The newer techniques below showed no gain in self-play at 2+0.02 (README, "Search
+            // behaviour worth knowing"): off until a match shows one.
+            histories: false,
+            history_pruning: false,
+            singular_extensions: false,
+            correction_history: false,
+            // Off: it hides the mate in 3 of mates.14 (tests/data/mates.epd) at every depth.
+            probcut: false,
+            adaptive_time: true,
             iid: IidMode::Classic,
             evaluation: crate::nnue::Evaluation::Classical,
         }
@@ -257,10 +280,13 @@ impl SearchControl {
     }
 }
 
-/// Owns the transposition table and the search settings across moves of a game.
+/// Owns the transposition table, each thread's history tables and the search settings
+/// across moves of a game.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
+    /// One per thread; kept from move to move (with `histories` on) until the game ends.
+    tables: Vec<OrderingTables>,
     pub features: SearchFeatures,
 }
 
@@ -269,6 +295,7 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: threads.max(1),
+            tables: Vec::new(),
             features: SearchFeatures::default(),
         }
     }
@@ -283,8 +310,9 @@ impl Searcher {
         self.threads = threads.clamp(1, 256);
     }
 
-    /// Empties the transposition table (a new game).
+    /// Empties the transposition table and the history tables (a new game).
     pub fn clear(&mut self) {
+        self.tables.clear();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         } else {
@@ -331,11 +359,23 @@ impl Searcher {
             };
         }
 
+        // Without `histories` every search starts from empty tables, as it always used to.
+        if !self.features.histories {
+            self.tables.clear();
+        }
+        let histories = self.features.histories;
+        self.tables
+            .resize_with(self.threads, || OrderingTables::new(histories));
+        self.tables.truncate(self.threads);
+        for tables in &mut self.tables {
+            tables.set_histories(histories);
+        }
+        let (main_tables, helper_tables) = self.tables.split_at_mut(1);
         let helpers = self.threads - 1;
         let helper_stop = Arc::new(AtomicBool::new(false));
         let shared_nodes = Arc::new(AtomicU64::new(0));
         std::thread::scope(|scope| {
-            for id in 1..=helpers {
+            for (id, tables) in (1..=helpers).zip(helper_tables.iter_mut()) {
                 let tt = Arc::clone(&self.tt);
                 let root = root.clone();
                 let allowed = allowed.clone();
@@ -355,6 +395,7 @@ impl Searcher {
                             id,
                             &helper_stop,
                             &shared_nodes,
+                            tables,
                         );
                         thread.run_helper(&allowed, &limits);
                     })
@@ -368,6 +409,7 @@ impl Searcher {
                 0,
                 &helper_stop,
                 &shared_nodes,
+                &mut main_tables[0],
             );
             let outcome = main.run_main(&allowed, limits, control, observer, start);
             helper_stop.store(true, Ordering::Relaxed);

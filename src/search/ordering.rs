@@ -6,45 +6,148 @@ use crate::board::attacks::{bishop_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
 
+use super::history::{
+    ButterflyHistory, CaptureHistory, ContinuationHistory, CorrectionHistory, PieceTo, stat_bonus,
+};
+
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
 const COUNTER_MOVE: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
-const HISTORY_MAX: i32 = 16_384;
 
-/// Per-thread ordering memory: history by side/from/to, counter moves. (Killers live in the
-/// per-ply frames.)
+/// Per-thread ordering memory: the history tables and counter moves. (Killers live in the
+/// per-ply frames.) With `histories` off only the butterfly table learns, by the square of
+/// the depth, as before continuation and capture histories came.
 pub struct OrderingTables {
-    history: Vec<i32>,
+    histories: bool,
+    butterfly: ButterflyHistory,
+    continuation: ContinuationHistory,
+    capture: CaptureHistory,
     counter: Vec<Move>,
+    /// Static-eval corrections learnt from search results (not an ordering table, but kept
+    /// and cleared with them).
+    pub correction: CorrectionHistory,
 }
 
 impl Default for OrderingTables {
     fn default() -> Self {
-        OrderingTables {
-            history: vec![0; 2 * 64 * 64],
-            counter: vec![Move::NULL; 64 * 64],
-        }
+        OrderingTables::new(true)
     }
 }
 
 impl OrderingTables {
-    #[inline]
-    fn history_index(side: Color, m: Move) -> usize {
-        side.index() * 4096 + m.from().index() * 64 + m.to().index()
+    pub fn new(histories: bool) -> OrderingTables {
+        OrderingTables {
+            histories,
+            butterfly: ButterflyHistory::default(),
+            continuation: ContinuationHistory::default(),
+            capture: CaptureHistory::default(),
+            counter: vec![Move::NULL; 64 * 64],
+            correction: CorrectionHistory::default(),
+        }
+    }
+
+    /// Turns continuation and capture histories (and the depth-scaled bonus) on or off.
+    pub fn set_histories(&mut self, on: bool) {
+        self.histories = on;
     }
 
     pub fn history(&self, side: Color, m: Move) -> i32 {
-        self.history[Self::history_index(side, m)]
+        self.butterfly.get(side, m)
     }
 
-    /// Gravity update: big bonuses saturate, so old knowledge fades.
+    /// The continuation-history part of a quiet move's score: its entries under the moves one
+    /// and two plies back (0 with `histories` off).
+    pub fn continuation_score(
+        &self,
+        now: Option<PieceTo>,
+        continuation: &[Option<PieceTo>; 2],
+    ) -> i32 {
+        if !self.histories {
+            return 0;
+        }
+        let Some(now) = now else { return 0 };
+        continuation
+            .iter()
+            .flatten()
+            .map(|&earlier| self.continuation.get(earlier, now))
+            .sum()
+    }
+
+    /// How promising a quiet move is: butterfly plus continuation histories.
+    pub fn quiet_score(&self, pos: &Position, m: Move, continuation: &[Option<PieceTo>; 2]) -> i32 {
+        let side = pos.side_to_move();
+        let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
+        self.butterfly.get(side, m) + self.continuation_score(now, continuation)
+    }
+
+    /// How promising a capture or promotion is: MVV-LVA, moved by its capture history.
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        let base = mvv_lva(pos, m);
+        if self.histories {
+            base + self.capture.get(pos, m) / 8
+        } else {
+            base
+        }
+    }
+
+    /// The quiet move `best` caused a cutoff at `depth` after the quiet moves `tried` failed:
+    /// a bonus for it, a malus for them, in the butterfly and continuation tables.
+    pub fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        continuation: &[Option<PieceTo>; 2],
+    ) {
+        let side = pos.side_to_move();
+        if !self.histories {
+            let bonus = depth * depth;
+            self.butterfly.update(side, best, bonus);
+            for &q in tried {
+                self.butterfly.update(side, q, -bonus);
+            }
+            return;
+        }
+        let bonus = stat_bonus(depth);
+        for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -bonus))) {
+            self.butterfly.update(side, m, delta);
+            if let Some(piece) = pos.piece_at(m.from()) {
+                let now = PieceTo::new(piece, m);
+                for &earlier in continuation.iter().flatten() {
+                    self.continuation.update(earlier, now, delta);
+                }
+            }
+        }
+    }
+
+    /// A cutoff at `depth` (by `best`, a capture, or `None` for a quiet move) after the
+    /// captures `tried` failed: capture-history bonus and malus.
+    pub fn reward_captures(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        best: Option<Move>,
+        tried: &[Move],
+    ) {
+        if !self.histories {
+            return;
+        }
+        let bonus = stat_bonus(depth);
+        if let Some(m) = best {
+            self.capture.update(pos, m, bonus);
+        }
+        for &m in tried {
+            self.capture.update(pos, m, -bonus);
+        }
+    }
+
+    #[cfg(test)]
     pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
-        let entry = &mut self.history[Self::history_index(side, m)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        self.butterfly.update(side, m, bonus);
     }
 
     pub fn set_counter(&mut self, previous: Move, m: Move) {

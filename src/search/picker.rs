@@ -1,11 +1,13 @@
 //! The staged move picker: hands a node its moves one at a time, generating them only when
 //! the node gets that far. Main search: the TT move (tested on its own, before any
-//! generation), captures winning or holding material by SEE (by victim, then attacker), the
-//! killers and the counter move, quiet moves by history, then losing captures and
+//! generation), captures winning or holding material by SEE (by victim, then attacker, moved
+//! by capture history), the killers and the counter move, quiet moves by butterfly and
+//! continuation histories, then losing captures and
 //! underpromotions. Quiescence: the TT move, then the captures that hold material by SEE.
 
 use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
+use super::history::PieceTo;
 use super::ordering::{OrderingTables, mvv_lva, see_at_least};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +42,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The (piece, target) of the moves one and two plies back, for continuation histories.
+    continuation: [Option<PieceTo>; 2],
     /// The stage's moves and their sort keys; `moves[next..end]` are still to be handed out.
     moves: MoveList,
     keys: [i32; 256],
@@ -56,6 +60,7 @@ impl Default for MovePicker {
             tt_move: Move::NULL,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
+            continuation: [None; 2],
             moves: MoveList::new(),
             keys: [0; 256],
             next: 0,
@@ -67,11 +72,18 @@ impl Default for MovePicker {
 
 impl MovePicker {
     /// Starts over for a main-search node (also quiescence in check: every evasion).
-    pub fn reset_main(&mut self, tt_move: Move, killers: [Move; 2], counter: Move) {
+    pub fn reset_main(
+        &mut self,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        continuation: [Option<PieceTo>; 2],
+    ) {
         self.stage = Stage::TtMove;
         self.tt_move = tt_move;
         self.killers = killers;
         self.counter = counter;
+        self.continuation = continuation;
         self.handed.clear();
     }
 
@@ -97,7 +109,7 @@ impl MovePicker {
                 Stage::GenerateCaptures | Stage::QuiescenceGenerate => {
                     legal_captures(pos, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.keys[i] = sort_key(mvv_lva(pos, m), i);
+                        self.keys[i] = sort_key(tables.capture_score(pos, m), i);
                     }
                     self.next = 0;
                     self.end = self.moves.len();
@@ -219,13 +231,12 @@ impl MovePicker {
                 self.moves.swap(i, j);
             }
         }
-        let side = pos.side_to_move();
         for i in handed..end {
             let m = self.moves.get(i);
             self.keys[i] = if m.is_tactical() {
                 LOSING + mvv_lva(pos, m)
             } else {
-                tables.history(side, m)
+                tables.quiet_score(pos, m, &self.continuation)
             };
         }
         self.next = handed;
@@ -236,6 +247,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Piece;
     use crate::board::perft::parse_perft_line;
 
     const SUITE: &str = include_str!("../../tests/data/perft.epd");
@@ -293,8 +305,24 @@ mod tests {
         for (n, pos) in positions.iter().enumerate() {
             let moves = all_moves(pos);
             let side = pos.side_to_move();
+            let earlier = [
+                Some(PieceTo::new(Piece::new(!side, PieceKind::Knight), moves[0])),
+                None,
+            ];
             for (i, &m) in moves.iter().enumerate() {
                 tables.update_history(side, m, (i as i32 * 37 % 11 - 5) * 100);
+                let depth = (i % 9) as i32;
+                if m.is_tactical() {
+                    let tried: Vec<Move> = moves[..i]
+                        .iter()
+                        .copied()
+                        .filter(|m| m.is_tactical())
+                        .take(2)
+                        .collect();
+                    tables.reward_captures(pos, depth, Some(m), &tried);
+                } else if i % 4 == 0 {
+                    tables.reward_quiet(pos, depth, m, &[], &earlier);
+                }
             }
             // Hints from this position (playable) and from another one (mostly not).
             let foreign = all_moves(&positions[(n + 1) % positions.len()]);
@@ -312,7 +340,7 @@ mod tests {
                 ];
                 let counter = pick(&moves, k * 11 + 3).unwrap_or(Move::NULL);
                 let mut picker = MovePicker::default();
-                picker.reset_main(tt, killers, counter);
+                picker.reset_main(tt, killers, counter, earlier);
                 let order = drain(&mut picker, pos, &tables);
 
                 let mut sorted_order = order.clone();
@@ -338,8 +366,14 @@ mod tests {
                     let ra = rank(pos, a, tt, killers, counter);
                     if ra == rank(pos, b, tt, killers, counter) {
                         match ra {
-                            1 | 5 => assert!(mvv_lva(pos, a) >= mvv_lva(pos, b)),
-                            4 => assert!(tables.history(side, a) >= tables.history(side, b)),
+                            1 => assert!(
+                                tables.capture_score(pos, a) >= tables.capture_score(pos, b)
+                            ),
+                            5 => assert!(mvv_lva(pos, a) >= mvv_lva(pos, b)),
+                            4 => assert!(
+                                tables.quiet_score(pos, a, &earlier)
+                                    >= tables.quiet_score(pos, b, &earlier)
+                            ),
                             _ => {}
                         }
                     }

@@ -8,6 +8,7 @@ use std::ops::{Index, IndexMut};
 use crate::board::{Move, Piece, Position};
 use crate::nnue::{Accumulator, Evaluation};
 
+use super::history::PieceTo;
 use super::picker::MovePicker;
 use super::score::MAX_PLY;
 
@@ -17,12 +18,17 @@ pub const FRAME_COUNT: usize = MAX_PLY + 4;
 
 /// How many quiet moves a node remembers for the history malus at a cutoff.
 pub const QUIETS_REMEMBERED: usize = 64;
+/// How many captures a node remembers for the capture-history malus at a cutoff.
+pub const CAPTURES_REMEMBERED: usize = 32;
 
 /// The state of the node at one ply.
 #[derive(Clone)]
 pub struct Frame {
-    /// Static evaluation of the node; `-INFINITY` when in check.
+    /// Static evaluation of the node, corrected by the correction history; `-INFINITY` when
+    /// in check.
     pub static_eval: i32,
+    /// The evaluation before correction (what the transposition table keeps).
+    pub raw_eval: i32,
     /// Is the static evaluation better than two plies before (same side to move)?
     pub improving: bool,
     pub in_check: bool,
@@ -38,11 +44,17 @@ pub struct Frame {
     pub killers: [Move; 2],
     /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
     pub excluded_move: Move,
+    /// The extension the singular search gave the TT move: 1 singular, -1 not singular and
+    /// expected to fail high anyway, 0 not tested.
+    pub tt_extension: i32,
     /// The late-move reduction `current_move` was searched with.
     pub reduction: i32,
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
+    /// Captures and promotions searched so far without a cutoff, for the capture-history malus.
+    pub captures_tried: [Move; CAPTURES_REMEMBERED],
+    pub capture_count: usize,
     /// Hands out the node's moves in order.
     pub picker: MovePicker,
     /// Triangular principal variation: `pv[ply..pv_len]` is this node's best line.
@@ -57,6 +69,7 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             static_eval: 0,
+            raw_eval: 0,
             improving: false,
             in_check: false,
             cut_node: false,
@@ -65,9 +78,12 @@ impl Default for Frame {
             moved_piece: None,
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
+            tt_extension: 0,
             reduction: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
+            captures_tried: [Move::NULL; CAPTURES_REMEMBERED],
+            capture_count: 0,
             picker: MovePicker::default(),
             pv: [Move::NULL; MAX_PLY + 1],
             pv_len: 0,
@@ -98,6 +114,23 @@ impl Frame {
 
     pub fn quiets_tried(&self) -> &[Move] {
         &self.quiets_tried[..self.quiet_count]
+    }
+
+    pub fn remember_capture(&mut self, m: Move) {
+        if self.capture_count < CAPTURES_REMEMBERED {
+            self.captures_tried[self.capture_count] = m;
+            self.capture_count += 1;
+        }
+    }
+
+    pub fn captures_tried(&self) -> &[Move] {
+        &self.captures_tried[..self.capture_count]
+    }
+
+    /// The continuation-history slot of the move made from this node: its piece and target;
+    /// `None` after a null move.
+    pub fn continuation_slot(&self) -> Option<PieceTo> {
+        self.moved_piece.map(|p| PieceTo::new(p, self.current_move))
     }
 }
 

@@ -273,6 +273,12 @@ mod tests {
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
+                "Histories -check 0",
+                "History Pruning -check 0",
+                "Singular Extensions -check 0",
+                "Correction History -check 0",
+                "ProbCut -check 0",
+                "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
                 "Evaluation -combo *Classical /// NNUE",
                 "EvalFile -file <embedded>",
@@ -284,7 +290,7 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
-        assert_eq!(changed[19], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[25], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]

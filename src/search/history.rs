@@ -1,0 +1,244 @@
+//! The history tables a search thread learns from its cutoffs, each a small type over one flat
+//! array of `i16`: butterfly (side, from, to), continuation ((piece, to) of a move one or two
+//! plies back, then this move's piece and target) and capture (piece, target, captured kind).
+
+use crate::board::{Color, Move, MoveKind, Piece, PieceKind, Position};
+
+/// Every history entry stays within `-HISTORY_MAX..=HISTORY_MAX`.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Gravity update: the entry moves by `bonus`, less the share of it that would carry the entry
+/// past the bound, so repeated bonuses saturate and old knowledge fades. With `|entry|` and
+/// `|bonus|` at most `HISTORY_MAX` the result is too.
+#[inline]
+fn apply_gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let value = i32::from(*entry);
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The bonus (and malus) of a cutoff at `depth`: deeper cutoffs count more, up to a cap so
+/// one deep node does not wipe out what many shallow ones taught.
+pub fn stat_bonus(depth: i32) -> i32 {
+    (160 * depth - 60).clamp(0, 1600)
+}
+
+/// The (piece, target square) of a move: one row of a continuation table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    pub fn new(piece: Piece, m: Move) -> PieceTo {
+        PieceTo((piece.index() * 64 + m.to().index()) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// Quiet moves by side, origin and target.
+pub struct ButterflyHistory(Vec<i16>);
+
+impl Default for ButterflyHistory {
+    fn default() -> Self {
+        ButterflyHistory(vec![0; 2 * 64 * 64])
+    }
+}
+
+impl ButterflyHistory {
+    #[inline]
+    fn index(side: Color, m: Move) -> usize {
+        side.index() * 4096 + m.from().index() * 64 + m.to().index()
+    }
+
+    #[inline]
+    pub fn get(&self, side: Color, m: Move) -> i32 {
+        i32::from(self.0[Self::index(side, m)])
+    }
+
+    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
+        apply_gravity(&mut self.0[Self::index(side, m)], bonus);
+    }
+}
+
+/// Quiet moves by the (piece, target) of an earlier move and their own (piece, target).
+pub struct ContinuationHistory(Vec<i16>);
+
+const PIECE_TO_COUNT: usize = 12 * 64;
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        ContinuationHistory(vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT])
+    }
+}
+
+impl ContinuationHistory {
+    #[inline]
+    pub fn get(&self, earlier: PieceTo, now: PieceTo) -> i32 {
+        i32::from(self.0[earlier.index() * PIECE_TO_COUNT + now.index()])
+    }
+
+    pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
+        apply_gravity(
+            &mut self.0[earlier.index() * PIECE_TO_COUNT + now.index()],
+            bonus,
+        );
+    }
+}
+
+/// Captures (and queen promotions) by moving piece, target and captured kind; a promotion that
+/// captures nothing uses the king's slot, which no capture can take.
+pub struct CaptureHistory(Vec<i16>);
+
+impl Default for CaptureHistory {
+    fn default() -> Self {
+        CaptureHistory(vec![0; 12 * 64 * 6])
+    }
+}
+
+impl CaptureHistory {
+    #[inline]
+    fn index(pos: &Position, m: Move) -> Option<usize> {
+        let piece = pos.piece_at(m.from())?;
+        let captured = if m.kind() == MoveKind::EnPassant {
+            PieceKind::Pawn
+        } else {
+            pos.piece_at(m.to()).map_or(PieceKind::King, |p| p.kind)
+        };
+        Some((piece.index() * 64 + m.to().index()) * 6 + captured.index())
+    }
+
+    /// The entry of `m`, a capture or promotion in `pos`.
+    #[inline]
+    pub fn get(&self, pos: &Position, m: Move) -> i32 {
+        Self::index(pos, m).map_or(0, |i| i32::from(self.0[i]))
+    }
+
+    pub fn update(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(i) = Self::index(pos, m) {
+            apply_gravity(&mut self.0[i], bonus);
+        }
+    }
+}
+
+/// Correction entries are kept in 1/`CORRECTION_GRAIN` centipawns.
+const CORRECTION_GRAIN: i32 = 256;
+/// No correction moves the static eval by more than this many centipawns.
+const CORRECTION_MAX_CP: i32 = 128;
+const CORRECTION_SLOTS: usize = 1 << 14;
+
+/// By side to move and pawn structure: how far search results have stood from the static
+/// evaluation (a running average weighted by depth), to correct the evaluation that pruning
+/// decisions read.
+pub struct CorrectionHistory(Vec<i32>);
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory(vec![0; 2 * CORRECTION_SLOTS])
+    }
+}
+
+impl CorrectionHistory {
+    #[inline]
+    fn index(pos: &Position) -> usize {
+        let white = pos.pieces(Color::White, PieceKind::Pawn).0;
+        let black = pos.pieces(Color::Black, PieceKind::Pawn).0;
+        let mixed = (white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29))
+        .wrapping_mul(0x94D0_49BB_1331_11EB);
+        pos.side_to_move().index() * CORRECTION_SLOTS + (mixed >> 50) as usize
+    }
+
+    /// Centipawns to add to the static evaluation of `pos`.
+    #[inline]
+    pub fn correction(&self, pos: &Position) -> i32 {
+        self.0[Self::index(pos)] / CORRECTION_GRAIN
+    }
+
+    /// A search of `pos` to `depth` scored `error` centipawns above its static evaluation.
+    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
+        let weight = (depth + 1).clamp(1, 16);
+        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+        let target = error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
+        let entry = &mut self.0[Self::index(pos)];
+        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_every_entry_within_the_bound() {
+        let mut entry = 0i16;
+        let mut seed = 12345u32;
+        for step in 0..200_000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            // Runs of one sign drive the entry to the bound; huge bonuses are clamped.
+            let magnitude = (seed >> 8) as i32 % (3 * HISTORY_MAX);
+            let sign = if (step / 1000) % 2 == 0 { 1 } else { -1 };
+            let bonus = if seed.is_multiple_of(7) {
+                -sign * magnitude
+            } else {
+                sign * magnitude
+            };
+            apply_gravity(&mut entry, bonus);
+            assert!(
+                i32::from(entry).abs() <= HISTORY_MAX,
+                "{entry} after {bonus}"
+            );
+        }
+    }
+
+    #[test]
+    fn repeated_bonuses_saturate_at_the_bound() {
+        let mut entry = 0i16;
+        for _ in 0..1000 {
+            apply_gravity(&mut entry, stat_bonus(12));
+        }
+        assert!(i32::from(entry) > HISTORY_MAX * 99 / 100);
+        assert!(i32::from(entry) <= HISTORY_MAX);
+        // A malus undoes a share proportional to how full the entry is.
+        let before = i32::from(entry);
+        apply_gravity(&mut entry, -stat_bonus(4));
+        assert!(i32::from(entry) < before - stat_bonus(4));
+    }
+
+    #[test]
+    fn corrections_follow_the_errors_of_one_pawn_structure_within_their_cap() {
+        let mut table = CorrectionHistory::default();
+        let pos = Position::startpos();
+        let other = Position::from_fen("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1").unwrap();
+        assert_eq!(table.correction(&pos), 0);
+        for _ in 0..200 {
+            table.update(&pos, 10, 60);
+        }
+        assert!(
+            (55..=60).contains(&table.correction(&pos)),
+            "{}",
+            table.correction(&pos)
+        );
+        assert_eq!(table.correction(&other), 0);
+        // The other side to move with the same pawns has its own entry.
+        assert_eq!(table.correction(&pos.make_null_move()), 0);
+        for _ in 0..500 {
+            table.update(&pos, 20, -10_000);
+        }
+        // Huge errors count as the cap; the average approaches it and never passes it.
+        let capped = table.correction(&pos);
+        assert!(
+            (-CORRECTION_MAX_CP..=-CORRECTION_MAX_CP + 4).contains(&capped),
+            "{capped}"
+        );
+    }
+
+    #[test]
+    fn stat_bonus_grows_with_depth_up_to_a_cap() {
+        assert!(stat_bonus(1) > 0);
+        assert!((1..20).all(|d| stat_bonus(d) <= stat_bonus(d + 1)));
+        assert_eq!(stat_bonus(30), stat_bonus(40));
+    }
+}
