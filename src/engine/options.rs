@@ -2,6 +2,7 @@
 //! resignation, log limits and one switch per search technique, with the ranges and names both
 //! protocols announce. The protocol rooms only turn their option text into these values.
 
+use crate::board::CastlingMode;
 use crate::logging::LogLimits;
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchFeatures};
@@ -77,6 +78,15 @@ pub(crate) const EMBEDDED_NETWORK: &str = "<embedded>";
 pub(crate) const EVALUATION_CHOICES: [&str; 2] = ["Classical", "NNUE"];
 
 impl EngineOptions {
+    /// Which castling rights a FEN may give in this game.
+    pub(crate) fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
     /// The `Evaluation` option's current value.
     pub(crate) fn evaluation_name(&self) -> &'static str {
         match self.search.evaluation {

@@ -9,8 +9,7 @@ use std::time::Duration;
 use super::command::{Command, GoParameters, StartPosition, parse_command};
 use super::options::{self, OptionEffect};
 use crate::board::{
-    CastlingMode, CastlingNotation, Color, Position, is_legal, line_text, move_text,
-    parse_coordinate_in,
+    CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
 use crate::engine::{Engine, Event, GoRequest, Report};
 use crate::game::Game;
@@ -245,15 +244,17 @@ impl Session {
     fn position(&mut self, start: &StartPosition, moves: &[String]) {
         let position = match start {
             StartPosition::StartPos => Position::startpos(),
-            StartPosition::Fen(fen) => match Position::from_fen_in(fen, self.castling_mode()) {
-                Ok(position) => position,
-                Err(error) => {
-                    self.info_string(&format!(
-                        "error (bad FEN, position unchanged): {fen}: {error}"
-                    ));
-                    return;
+            StartPosition::Fen(fen) => {
+                match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
+                    Ok(position) => position,
+                    Err(error) => {
+                        self.info_string(&format!(
+                            "error (bad FEN, position unchanged): {fen}: {error}"
+                        ));
+                        return;
+                    }
                 }
-            },
+            }
         };
         let mut game = Game::new(position.clone());
         let mut played = Vec::with_capacity(moves.len());
@@ -473,14 +474,6 @@ impl Session {
             CastlingNotation::KingTakesRook
         } else {
             CastlingNotation::Standard
-        }
-    }
-
-    fn castling_mode(&self) -> CastlingMode {
-        if self.engine.options.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
         }
     }
 

@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options::{self, OptionEffect};
 use crate::board::{
-    CastlingMode, CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder,
-    Square, line_text, move_text, parse_move_in,
+    CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
+    move_text, parse_move_in,
 };
 use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
@@ -344,15 +344,6 @@ impl Session {
         }
     }
 
-    /// Which castling rights a FEN may give in this game.
-    fn castling_mode(&self) -> CastlingMode {
-        if self.engine.options.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        }
-    }
-
     /// `level` or `st`, counted from the ply on the board now.
     fn set_time_control(&mut self, control: TimeControl) {
         let ply = self.engine.game().ply();
@@ -448,7 +439,7 @@ impl Session {
     }
 
     fn set_board(&mut self, fen: &str) {
-        match Position::from_fen_in(fen, self.castling_mode()) {
+        match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
             Ok(pos) => {
                 self.abort_search();
                 self.adopt_position(pos);
