@@ -245,9 +245,7 @@ impl<'a> ThreadSearch<'a> {
             );
             let new_depth = depth - 1 + extension;
             let a = alpha.max(best);
-            self.keys.push(root.key());
-            self.stack[0].current_move = m;
-            self.stack[0].moved_piece = root.piece_at(m.from());
+            self.enter_move(&root, 0, m);
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -a, 1, false)
             } else {
@@ -654,6 +652,15 @@ impl<'a> ThreadSearch<'a> {
         [back(1), back(2)]
     }
 
+    /// Records `m`, played from `pos`, as the move at `ply` before its child is searched: the
+    /// key for repetition checks, and the move and moved piece the continuation histories read.
+    fn enter_move(&mut self, pos: &Position, ply: usize, m: Move) {
+        self.keys.push(pos.key());
+        let frame = &mut self.stack[ply];
+        frame.current_move = m;
+        frame.moved_piece = pos.piece_at(m.from());
+    }
+
     fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
         let reach = (pos.halfmove_clock() as usize).min(self.keys.len());
@@ -823,10 +830,7 @@ impl<'a> ThreadSearch<'a> {
                         continue;
                     }
                     let child = pos.make_move(m);
-                    self.keys.push(pos.key());
-                    let frame = &mut self.stack[ply];
-                    frame.current_move = m;
-                    frame.moved_piece = pos.piece_at(m.from());
+                    self.enter_move(pos, ply, m);
                     let mut score =
                         -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
                     if score >= probcut_beta {
@@ -1052,11 +1056,8 @@ impl<'a> ThreadSearch<'a> {
             };
             let new_depth = depth - 1 + extension;
 
-            self.keys.push(pos.key());
-            let frame = &mut self.stack[ply];
-            frame.current_move = m;
-            frame.moved_piece = pos.piece_at(m.from());
-            frame.reduction = 0;
+            self.enter_move(pos, ply, m);
+            self.stack[ply].reduction = 0;
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, !pv_node && !cut_node);
@@ -1281,10 +1282,7 @@ impl<'a> ThreadSearch<'a> {
                 }
             }
             let child = pos.make_move(m);
-            self.keys.push(pos.key());
-            let frame = &mut self.stack[ply];
-            frame.current_move = m;
-            frame.moved_piece = pos.piece_at(m.from());
+            self.enter_move(pos, ply, m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
             if self.stopped {
