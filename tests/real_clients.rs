@@ -1,5 +1,6 @@
 //! Ironwood under real chess clients: runs `tests/clients/run.sh` (real XBoard under Xvfb,
-//! python-chess's XBoard client for games, pondering and analysis, fairymax as opponent)
+//! and a Chess960 game pair in it, python-chess's XBoard client for games, pondering and analysis,
+//! fairymax as opponent)
 //! against the built binary and fails if the script does. Parts whose programs are missing
 //! are skipped by the script, and then this test passes with the skip messages, except when
 //! the environment variable `CI` is set (as `.ci/run` does): then a missing program, or

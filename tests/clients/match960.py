@@ -5,6 +5,8 @@ every move the engines send). match.py knows only normal chess, hence this drive
 
     python3 tests/clients/match960.py --engine target/release/ironwood --opponent fairymax \
         --games 100 --tc 3+0.03 --seed 1 --pgn /tmp/c960.pgn
+    python3 tests/clients/match960.py --engine target/release/ironwood --opponent stockfish \
+        --opponent-proto uci --opponent-option "Skill Level=10" --opponent-option Threads=1 ...
 
 Each start position (drawn with --seed from the 960) is played twice, colours swapped. An
 illegal move, a crash or a loss on time is counted as a forfeit of that engine and printed;
@@ -69,16 +71,26 @@ def main():
     parser.add_argument("--pgn")
     parser.add_argument("--option", action="append", default=[],
                         help="NAME=VALUE for --engine (XBoard option)")
+    parser.add_argument("--opponent-proto", choices=["xboard", "uci"], default="xboard",
+                        help="uci for an opponent such as stockfish (python-chess sets UCI_Chess960)")
+    parser.add_argument("--opponent-option", action="append", default=[],
+                        help="NAME=VALUE for --opponent")
     args = parser.parse_args()
     base_text, inc_text = args.tc.split("+")
     base, inc = float(base_text), float(inc_text)
     rng = random.Random(args.seed)
     names = ["Ironwood", args.opponent.split("/")[-1]]
     ours = chess.engine.SimpleEngine.popen_xboard(args.engine.split())
-    theirs = chess.engine.SimpleEngine.popen_xboard(args.opponent.split())
+    if args.opponent_proto == "uci":
+        theirs = chess.engine.SimpleEngine.popen_uci(args.opponent.split())
+    else:
+        theirs = chess.engine.SimpleEngine.popen_xboard(args.opponent.split())
     options = dict(option.split("=", 1) for option in args.option)
     if options:
         ours.configure(options)
+    opponent_options = dict(option.split("=", 1) for option in args.opponent_option)
+    if opponent_options:
+        theirs.configure(opponent_options)
     wins = losses = draws = 0
     forfeits = [0, 0]
     illegal = 0

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Plays Ironwood under real chess clients and checks that nothing goes wrong:
 #
-#   tests/clients/run.sh ENGINE [PART...]        PART: xboard games ponder analysis (default: all)
+#   tests/clients/run.sh ENGINE [PART...]   PART: xboard fischerandom games ponder analysis (default: all)
 #
 #   xboard    2 games in real XBoard 4.9 (headless under xvfb-run) against fairymax at
 #             0:10+0.1 with pondering on and -testClaims; results read from the saved PGN,
 #             XBoard's debug log must show no protocol problem of Ironwood (xboard_match.sh)
+#   fischerandom  2 Chess960 games in real XBoard (-variant fischerandom: a new start position
+#             each game, castling sent as O-O/O-O-O) between two Ironwoods at 0:10+0.1; same checks
+#             (the installed Fairy-Max does not play fischerandom)
 #   games     python-chess's XBoard client (match.py): 4 games at 2+0.02 and 4 at st=0.1
 #             against fairymax; Ironwood's time forfeits, illegal moves, crashes, hangs and
 #             protocol errors must all be 0
@@ -27,7 +30,7 @@
 
 set -u
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage 2
 case "$1" in -h|--help) usage 0 ;; esac
 
@@ -36,9 +39,9 @@ ENGINE=$1
 shift
 case "$ENGINE" in /*) ;; *) ENGINE="$PWD/$ENGINE" ;; esac
 [ -x "$ENGINE" ] || { echo "run.sh: engine $ENGINE is not an executable file" >&2; exit 2; }
-PARTS=${*:-xboard games ponder analysis}
+PARTS=${*:-xboard fischerandom games ponder analysis}
 for part in $PARTS; do
-    case "$part" in xboard|games|ponder|analysis) ;; *) echo "run.sh: unknown part $part" >&2; usage 2 ;; esac
+    case "$part" in xboard|fischerandom|games|ponder|analysis) ;; *) echo "run.sh: unknown part $part" >&2; usage 2 ;; esac
 done
 OPENINGS=$HERE/../data/openings.epd
 
@@ -73,7 +76,7 @@ not_found() {
 }
 
 record() {   # record PART STATUS TEXT
-    SUMMARY+=("$(printf '%-9s %-7s %s' "$1" "$2" "$3")")
+    SUMMARY+=("$(printf '%-12s %-7s %s' "$1" "$2" "$3")")
     case "$2" in
         PASS) PASSED=$((PASSED + 1)) ;;
         FAIL) FAILED=$((FAILED + 1)) ;;
@@ -197,6 +200,28 @@ for part in $PARTS; do
             record xboard PASS "$text"
         else
             record xboard FAIL "xboard_match.sh status $rc; $text"
+        fi
+        ;;
+    fischerandom)
+        miss=$(missing xboard xvfb-run python3)
+        if [ -n "$miss" ]; then
+            not_found fischerandom "$miss"
+            continue
+        fi
+        dir=$OUT/fischerandom
+        echo "== fischerandom: 2 Chess960 games in XBoard (xvfb-run), Ironwood against Ironwood at 0:10+0.1"
+        "$HERE/xboard_match.sh" -g 2 -t 0:10 -i 0.1 -V fischerandom -o "$dir" \
+            "$ENGINE --log-dir $dir/logs" "$ENGINE --log-dir $dir/logs2" | tee "$OUT/fischerandom.txt"
+        rc=${PIPESTATUS[0]}
+        errors=$(( $(log_errors "$dir/logs") + $(log_errors "$dir/logs2") ))
+        castles=$(grep -v '^\[' "$dir/games.pgn" 2>/dev/null | grep -o "O-O" | wc -l)
+        line=$(grep -E "^  Ironwood" "$OUT/fischerandom.txt" | head -1 | sed 's/^ *//')
+        probs=$(grep -E "^Protocol problems" "$OUT/fischerandom.txt" | sed 's/.*xboard.debug: //')
+        text="${line:-no games}; $castles castlings; protocol problems: ${probs:-?}; $errors ERROR log lines"
+        if [ "$rc" = 0 ] && [ "$errors" = 0 ] && grep -q '^\[Variant "fischerandom"\]' "$dir/games.pgn"; then
+            record fischerandom PASS "$text"
+        else
+            record fischerandom FAIL "xboard_match.sh status $rc; $text"
         fi
         ;;
     games)

@@ -6,12 +6,13 @@
 # Plays a short match in real XBoard 4.9, headless under Xvfb, then prints each game's
 # result from the saved PGN and the protocol problems found in XBoard's debug log.
 #
-#   xboard_match.sh [-g N] [-t MIN:SEC] [-i INC] [-P] -o DIR 'ENGINE COMMAND' 'OPPONENT COMMAND'
+#   xboard_match.sh [-g N] [-t MIN:SEC] [-i INC] [-P] [-V VARIANT] -o DIR 'ENGINE COMMAND' 'OPPONENT COMMAND'
 #
 #   -g N      games (default 2; colours alternate, the first engine is White in game 1)
 #   -t TC     base time per game, minutes[:seconds] (default 0:10)
 #   -i INC    increment in seconds (default 0.1)
 #   -P        pondering on for both engines (-ponderNextMove true)
+#   -V NAME   play this variant (XBoard -variant; fischerandom draws a new start position each game)
 #   -o DIR    output directory (required): games.pgn, xboard.debug, xboard.out
 #   -T SECS   kill XBoard after this long (default: from the time control)
 #
@@ -21,15 +22,16 @@
 
 set -u
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
-GAMES=2 TC=0:10 INC=0.1 PONDER=false OUTDIR="" TIMEOUT=""
+GAMES=2 TC=0:10 INC=0.1 PONDER=false VARIANT=normal OUTDIR="" TIMEOUT=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -g) GAMES=$2; shift 2 ;;
         -t) TC=$2; shift 2 ;;
         -i) INC=$2; shift 2 ;;
         -P) PONDER=true; shift ;;
+        -V) VARIANT=$2; shift 2 ;;
         -o) OUTDIR=$2; shift 2 ;;
         -T) TIMEOUT=$2; shift 2 ;;
         -h|--help) usage 0 ;;
@@ -53,7 +55,7 @@ PGN=$OUTDIR/games.pgn DEBUG=$OUTDIR/xboard.debug OUT=$OUTDIR/xboard.out
 rm -f "$PGN" "$DEBUG" "$OUT"
 
 ARGS=(-noGUI -fcp "$ENGINE1" -scp "$ENGINE2" -fd "$OUTDIR/engines" -sd "$OUTDIR/engines"
-      -mg "$GAMES" -tc "$TC" -inc "$INC"
+      -mg "$GAMES" -tc "$TC" -inc "$INC" -variant "$VARIANT"
       -sgf "$PGN" -debug -nameOfDebugFile "$DEBUG" -engineDebugOutput 1
       -autoCallFlag true -popupExitMessage false -popupMoveErrors false
       -saveSettingsOnExit false -settingsFile "$OUTDIR/xboardrc"
@@ -67,7 +69,7 @@ m, _, s = tc.partition(':'); base = float(m) * 60 + (float(s) if s else 0)
 print(int($GAMES * (2 * base + 300 * max(inc, 0) + 15) + 60))")
 fi
 
-echo "xboard_match: $GAMES game(s), tc $TC +${INC}s, pondering $PONDER, output in $OUTDIR"
+echo "xboard_match: $GAMES game(s) of $VARIANT, tc $TC +${INC}s, pondering $PONDER, output in $OUTDIR"
 echo "  first:  $ENGINE1"
 echo "  second: $ENGINE2"
 # A private TMPDIR keeps xvfb-run's auth files out of a shared /tmp.
