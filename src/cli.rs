@@ -54,7 +54,7 @@ Options:
   --log-level LEVEL    off, error, warn, info, protocol (all but thinking lines), debug
                        (default: $RUST_LOG if set, else debug), trace
   --protocol P         speak P (uci or xboard) whatever the first command is
-  --evaluation E       classical (default) or nnue: the evaluation searches use
+  --evaluation E       nnue (default) or classical: the evaluation searches use
   --eval-file FILE     the NNUE network to use instead of the embedded one
   -h, --help           this text
   -V, --version        the version
@@ -77,8 +77,9 @@ pub struct GlobalOptions {
     pub log_keep_bytes: Option<u64>,
     /// `--protocol`: `None` lets the first command decide.
     pub protocol: Option<Protocol>,
-    /// `--evaluation nnue`: search with the network instead of the hand-written evaluation.
-    pub nnue: bool,
+    /// `--evaluation classical`: search with the hand-written evaluation instead of the
+    /// network (the default).
+    pub classical: bool,
     /// `--eval-file`: a network file to load instead of the embedded one.
     pub eval_file: Option<PathBuf>,
 }
@@ -299,9 +300,9 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                 });
             }
             "--evaluation" => {
-                options.nnue = match value(name, inline, args, &mut i)? {
-                    "nnue" => true,
-                    "classical" => false,
+                options.classical = match value(name, inline, args, &mut i)? {
+                    "nnue" => false,
+                    "classical" => true,
                     other => {
                         return Err(CliError(format!(
                             "--evaluation must be classical or nnue, not `{other}`"

@@ -59,7 +59,7 @@ fn main() {
                 startup_warning: log.warning,
                 log_limits,
                 protocol: options.protocol,
-                nnue: options.nnue,
+                classical: options.classical,
                 eval_file: options
                     .eval_file
                     .as_ref()
@@ -174,10 +174,10 @@ fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
         },
         None => Network::embedded(),
     };
-    if options.nnue {
-        Evaluation::Nnue(network)
-    } else {
+    if options.classical {
         Evaluation::Classical
+    } else {
+        Evaluation::Nnue(network)
     }
 }
 

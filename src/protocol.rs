@@ -21,8 +21,8 @@ pub struct StartConfig {
     pub log_limits: crate::logging::LogLimits,
     /// `--protocol`; `None` lets the first command decide.
     pub protocol: Option<Protocol>,
-    /// `--evaluation nnue`.
-    pub nnue: bool,
+    /// `--evaluation classical`.
+    pub classical: bool,
     /// `--eval-file`: a network to load instead of the embedded one.
     pub eval_file: Option<String>,
 }
@@ -48,8 +48,8 @@ pub fn run(config: StartConfig) {
             None => note,
         });
     }
-    if config.nnue {
-        engine.options.set_evaluation("NNUE", false);
+    if config.classical {
+        engine.options.set_evaluation("Classical", false);
     }
     engine.apply_search_features();
     let (protocol, early) = match config.protocol {

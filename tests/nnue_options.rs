@@ -57,12 +57,15 @@ fn uci_announces_both_options_refuses_bad_networks_and_searches_with_the_network
     engine.send("uci");
     let lines = engine.until("uciok", SEARCH, |l| l == "uciok");
     assert!(lines.contains(
-        &"option name Evaluation type combo default Classical var Classical var NNUE".to_string()
+        &"option name Evaluation type combo default NNUE var Classical var NNUE".to_string()
     ));
     assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
     engine.send("isready");
     engine.expect("readyok", SEARCH, |l| l == "readyok");
+    let default = uci_depth_one_score(&mut engine);
+    engine.send("setoption name Evaluation value Classical");
     let classical = uci_depth_one_score(&mut engine);
+    assert_ne!(default, classical, "the option changed nothing");
 
     engine.send(&format!(
         "setoption name EvalFile value {}",
@@ -79,7 +82,7 @@ fn uci_announces_both_options_refuses_bad_networks_and_searches_with_the_network
 
     engine.send("setoption name Evaluation value NNUE");
     let nnue = uci_depth_one_score(&mut engine);
-    assert_ne!(classical, nnue, "the option changed nothing");
+    assert_eq!(nnue, default, "the network is the default");
     let expected = Network::embedded().evaluate(
         &ironwood::board::Position::from_fen(
             "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -109,7 +112,7 @@ fn xboard_announces_both_options_and_refuses_bad_networks() {
     let mut engine = start(&[]);
     let features = engine.handshake();
     assert!(
-        features.contains(&"feature option=\"Evaluation -combo *Classical /// NNUE\"".to_string())
+        features.contains(&"feature option=\"Evaluation -combo Classical /// *NNUE\"".to_string())
     );
     assert!(features.contains(&"feature option=\"EvalFile -file <embedded>\"".to_string()));
 
@@ -163,10 +166,15 @@ fn the_command_line_selects_the_network_and_refuses_a_bad_one() {
     let embedded = stdout.lines().last().unwrap().to_string();
     let (code, stdout, _) = common::run_ironwood(&["bench", "3"]);
     assert_eq!(code, 0);
+    let default = stdout.lines().last().unwrap().to_string();
+    let (code, stdout, _) = common::run_ironwood(&["--evaluation", "classical", "bench", "3"]);
+    assert_eq!(code, 0);
     let classical = stdout.lines().last().unwrap().to_string();
     let nodes = |line: &str| line.split_whitespace().next().unwrap().to_string();
-    // The same network gives the same node count; the other evaluation another.
+    // The same network gives the same node count; the embedded one is the default; the other
+    // evaluation gives another.
     assert_eq!(nodes(&nnue), nodes(&embedded));
+    assert_eq!(nodes(&default), nodes(&embedded));
     assert_ne!(nodes(&nnue), nodes(&classical));
 
     let (code, _, stderr) = common::run_ironwood(&[

@@ -89,7 +89,9 @@ impl Default for SearchFeatures {
             probcut: false,
             adaptive_time: true,
             iid: IidMode::Classic,
-            evaluation: crate::nnue::Evaluation::Classical,
+            // The network: +38 +-22 Elo over the hand-written evaluation in 728 games at 2+0.02
+            // (README, "The network"); the classical evaluation stays for datagen and tuning.
+            evaluation: crate::nnue::Evaluation::Nnue(crate::nnue::Network::embedded()),
         }
     }
 }

@@ -280,7 +280,7 @@ mod tests {
                 "ProbCut -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
-                "Evaluation -combo *Classical /// NNUE",
+                "Evaluation -combo Classical /// *NNUE",
                 "EvalFile -file <embedded>",
             ]
         );
