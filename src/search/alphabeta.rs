@@ -79,7 +79,7 @@ pub struct ThreadSearch<'a> {
     /// Null-move verification: no null move for `null_verify_side` before this ply.
     null_verify_ply: usize,
     null_verify_side: Option<crate::board::Color>,
-    /// The iterative driver's nodes, allocated at its first search.
+    /// The drivers' nodes, allocated at the first search below the root.
     node_stack: Vec<StackedNode>,
 }
 

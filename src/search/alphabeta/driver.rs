@@ -1,6 +1,7 @@
 //! The two drivers of the node steps in `node`: the recursive one makes each child search a
 //! function call; the iterative one (Knuth and Moore's transformation of alpha-beta) runs
 //! every node of the tree below a root move in one loop over an explicit stack of nodes.
+//! Both keep the nodes in one array allocated per thread search, so no node is built anew.
 
 use crate::board::Position;
 use crate::search::SearchDriver;
@@ -9,11 +10,12 @@ use crate::search::stack::FRAME_COUNT;
 use super::ThreadSearch;
 use super::node::{ChildSearch, Node, Step};
 
-/// Nodes the iterative driver allocates at the start of a search. The tree is at most
+/// Nodes the drivers allocate at the start of a thread's search. The tree is at most
 /// `MAX_PLY` plies deep, and the searches of a node's own position (null-move verification,
 /// IID, singular search) each nest one more node at the same ply, each shallower than the
-/// last; the stack grows should a path ever need more.
-pub(super) const NODE_STACK_SIZE: usize = 2 * FRAME_COUNT;
+/// last, which keeps a path well below this; should one ever need more, the drivers add
+/// nodes.
+pub(super) const NODE_STACK_SIZE: usize = 3 * FRAME_COUNT;
 
 /// Where a node of the explicit stack finds its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +26,7 @@ enum PositionSource {
     ChildOf(usize),
 }
 
-/// One entry of the iterative driver's stack.
+/// One entry of the drivers' stack of nodes (the recursive driver ignores the source).
 pub(super) struct StackedNode {
     node: Node,
     source: PositionSource,
@@ -55,27 +57,47 @@ fn node_at<'s>(
 }
 
 impl ThreadSearch<'_> {
-    /// The value of `search` at `pos`, by the driver the features choose.
+    /// The value of `search` at `pos`, by the driver the features choose. Both keep their
+    /// nodes in `node_stack`, allocated once per thread search.
     pub(super) fn search_child(&mut self, pos: &Position, search: ChildSearch) -> i32 {
-        match self.features.driver {
-            SearchDriver::Recursive => self.search_recursive(pos, search),
-            SearchDriver::Iterative => self.search_iterative(pos, search),
+        let mut stack = std::mem::take(&mut self.node_stack);
+        if stack.is_empty() {
+            stack.resize_with(NODE_STACK_SIZE, StackedNode::default);
         }
+        let value = match self.features.driver {
+            SearchDriver::Recursive => self.search_recursive(&mut stack, pos, search),
+            SearchDriver::Iterative => self.search_iterative(&mut stack, pos, search),
+        };
+        self.node_stack = stack;
+        value
     }
 
-    fn search_recursive(&mut self, pos: &Position, search: ChildSearch) -> i32 {
-        let mut node = Node::new(search);
-        let mut step = self.enter(&mut node, pos);
+    /// A child search is a call; the node lives in the first entry of `stack`, its
+    /// descendants in the rest.
+    fn search_recursive(
+        &mut self,
+        stack: &mut [StackedNode],
+        pos: &Position,
+        search: ChildSearch,
+    ) -> i32 {
+        let Some((entry, rest)) = stack.split_first_mut() else {
+            // Deeper than the stack: one more node of its own.
+            let mut spare = [StackedNode::default()];
+            return self.search_recursive(&mut spare, pos, search);
+        };
+        let node = &mut entry.node;
+        node.restart(search);
+        let mut step = self.enter(node, pos);
         loop {
             match step {
                 Step::Value(value) => return value,
                 Step::Child(child) => {
                     let value = if child.kind.same_position() {
-                        self.search_recursive(pos, child)
+                        self.search_recursive(rest, pos, child)
                     } else {
-                        self.search_recursive(&node.child, child)
+                        self.search_recursive(rest, &node.child, child)
                     };
-                    step = self.resume(&mut node, pos, value);
+                    step = self.resume(node, pos, value);
                 }
             }
         }
@@ -83,24 +105,25 @@ impl ThreadSearch<'_> {
 
     /// One loop: a child search pushes a node, a node's value pops it and resumes its parent
     /// where it left off (the parent's `Node` keeps the resume point).
-    fn search_iterative(&mut self, start: &Position, search: ChildSearch) -> i32 {
-        let mut stack = std::mem::take(&mut self.node_stack);
-        if stack.is_empty() {
-            stack.resize_with(NODE_STACK_SIZE, StackedNode::default);
-        }
+    fn search_iterative(
+        &mut self,
+        stack: &mut Vec<StackedNode>,
+        start: &Position,
+        search: ChildSearch,
+    ) -> i32 {
         let mut top = 0;
         stack[0].source = PositionSource::Start;
         stack[0].node.restart(search);
-        let (node, pos) = node_at(&mut stack, 0, start);
+        let (node, pos) = node_at(stack, 0, start);
         let mut step = self.enter(node, pos);
-        let value = loop {
+        loop {
             match step {
                 Step::Value(value) => {
                     if top == 0 {
-                        break value;
+                        return value;
                     }
                     top -= 1;
-                    let (node, pos) = node_at(&mut stack, top, start);
+                    let (node, pos) = node_at(stack, top, start);
                     step = self.resume(node, pos, value);
                 }
                 Step::Child(child) => {
@@ -116,12 +139,10 @@ impl ThreadSearch<'_> {
                     let entry = &mut stack[top];
                     entry.source = source;
                     entry.node.restart(child);
-                    let (node, pos) = node_at(&mut stack, top, start);
+                    let (node, pos) = node_at(stack, top, start);
                     step = self.enter(node, pos);
                 }
             }
-        };
-        self.node_stack = stack;
-        value
+        }
     }
 }

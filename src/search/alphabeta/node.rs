@@ -109,7 +109,6 @@ struct MovePass {
     best_move: Move,
     proven_at_full_depth: bool,
     searched: usize,
-    moves_seen: usize,
 }
 
 impl Default for MovePass {
@@ -132,7 +131,6 @@ impl Default for MovePass {
             best_move: Move::NULL,
             proven_at_full_depth: false,
             searched: 0,
-            moves_seen: 0,
         }
     }
 }
@@ -174,31 +172,20 @@ pub(super) struct Node {
     extension: i32,
     new_depth: i32,
     reduction: i32,
+    /// Moves the picker handed out in this pass of the move loop.
+    moves_seen: usize,
 }
 
 impl Default for Node {
     fn default() -> Self {
-        Node::new(ChildSearch {
+        Node {
             kind: ChildKind::Main,
+            resume: ResumeAfter::FirstMove,
             depth: 0,
             alpha: -INFINITY,
             beta: INFINITY,
             ply: 0,
             cut_node: false,
-        })
-    }
-}
-
-impl Node {
-    pub(super) fn new(search: ChildSearch) -> Node {
-        Node {
-            kind: search.kind,
-            resume: ResumeAfter::FirstMove,
-            depth: search.depth,
-            alpha: search.alpha,
-            beta: search.beta,
-            ply: search.ply,
-            cut_node: search.cut_node,
             child: Position::empty(),
             pv_node: false,
             excluding: false,
@@ -223,10 +210,13 @@ impl Node {
             extension: 0,
             new_depth: 0,
             reduction: 0,
+            moves_seen: 0,
         }
     }
+}
 
-    /// Makes a used node the start of `search` (the iterative driver reuses its nodes).
+impl Node {
+    /// Makes a used node the start of `search` (the drivers reuse their nodes).
     pub(super) fn restart(&mut self, search: ChildSearch) {
         self.kind = search.kind;
         self.depth = search.depth;
@@ -695,6 +685,7 @@ impl ThreadSearch<'_> {
         frame.quiet_count = 0;
         frame.capture_count = 0;
         node.pass = pass;
+        node.moves_seen = 0;
         self.next_move(node, pos)
     }
 
@@ -703,10 +694,10 @@ impl ThreadSearch<'_> {
     fn next_move(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
         let (alpha, beta) = (node.alpha, node.beta);
-        let pass = node.pass;
+        let pass = &node.pass;
         let (depth, pv_node, in_check) = (pass.depth, pass.pv_node, pass.in_check);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
-            node.pass.moves_seen += 1;
+            node.moves_seen += 1;
             if m == self.stack[ply].excluded_move {
                 continue;
             }
@@ -954,7 +945,7 @@ impl ThreadSearch<'_> {
         let ply = node.ply;
         let pass = &mut node.pass;
         // Step 13. No legal move: mate or stalemate.
-        if pass.moves_seen == 0 {
+        if node.moves_seen == 0 {
             pass.best = if pass.in_check {
                 -MATE + ply as i32
             } else {
@@ -1079,6 +1070,7 @@ impl ThreadSearch<'_> {
             frame.picker.reset_quiescence(tt_move);
         }
         node.pass = pass;
+        node.moves_seen = 0;
         self.next_quiescence_move(node, pos)
     }
 
@@ -1086,7 +1078,7 @@ impl ThreadSearch<'_> {
         let ply = node.ply;
         let (in_check, tt_move) = (node.pass.in_check, node.pass.tt_move);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
-            node.pass.moves_seen += 1;
+            node.moves_seen += 1;
             if !in_check {
                 // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
@@ -1147,7 +1139,7 @@ impl ThreadSearch<'_> {
 
     fn finish_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
         let pass = &node.pass;
-        if pass.in_check && pass.moves_seen == 0 {
+        if pass.in_check && node.moves_seen == 0 {
             return Step::Value(-MATE + node.ply as i32);
         }
         let bound = if pass.best >= node.beta {
