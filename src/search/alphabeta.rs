@@ -1,6 +1,7 @@
 //! One search thread: the root deepening loop (main thread: time, reports, stop rules;
-//! helpers: Lazy SMP), fail-soft principal-variation alpha-beta and quiescence. Each node
-//! reads as numbered steps; every pruning and extension has a switch in `SearchFeatures`.
+//! helpers: Lazy SMP) over fail-soft principal-variation alpha-beta and quiescence, whose
+//! nodes are numbered steps (`node`) run by a recursive or an iterative driver (`driver`);
+//! every pruning and extension has a switch in `SearchFeatures`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -658,7 +659,7 @@ impl<'a> ThreadSearch<'a> {
     }
 
     // ------------------------------------------------------------------------------------
-    // Interior nodes
+    // What the nodes below the root share
     // ------------------------------------------------------------------------------------
 
     /// The continuation-history slots of the moves one and two plies before the node at `ply`.
