@@ -4,7 +4,7 @@
 
 use crate::board::Position;
 use crate::nnue::Evaluation;
-use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
+use crate::search::{SearchControl, SearchDriver, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -65,7 +65,13 @@ pub struct BenchResult {
 }
 
 /// Runs the bench; `verbose` prints one line per position before the summary.
-pub fn run(depth: u32, hash_mb: usize, verbose: bool, evaluation: Evaluation) -> BenchResult {
+pub fn run(
+    depth: u32,
+    hash_mb: usize,
+    verbose: bool,
+    evaluation: Evaluation,
+    driver: SearchDriver,
+) -> BenchResult {
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
@@ -76,6 +82,7 @@ pub fn run(depth: u32, hash_mb: usize, verbose: bool, evaluation: Evaluation) ->
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         let mut searcher = Searcher::new(hash_mb, 1);
         searcher.features.evaluation = evaluation;
+        searcher.features.driver = driver;
         let control = SearchControl::new(None, false);
         let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
         nodes += outcome.nodes;

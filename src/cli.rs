@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
 use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
 use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
+use crate::search::SearchDriver;
 
 pub const USAGE: &str = "\
 Usage: ironwood [OPTIONS] [SUBCOMMAND]
@@ -56,6 +57,7 @@ Options:
   --protocol P         speak P (uci or xboard) whatever the first command is
   --evaluation E       nnue (default) or classical: the evaluation searches use
   --eval-file FILE     the NNUE network to use instead of the embedded one
+  --driver D           recursive (default) or iterative: how the search runs its nodes
   -h, --help           this text
   -V, --version        the version
 ";
@@ -82,6 +84,8 @@ pub struct GlobalOptions {
     pub classical: bool,
     /// `--eval-file`: a network file to load instead of the embedded one.
     pub eval_file: Option<PathBuf>,
+    /// `--driver`: `None` keeps the default.
+    pub driver: Option<SearchDriver>,
 }
 
 /// The protocol spoken on stdin/stdout.
@@ -309,6 +313,17 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                         )));
                     }
                 };
+            }
+            "--driver" => {
+                options.driver = Some(match value(name, inline, args, &mut i)? {
+                    "recursive" => SearchDriver::Recursive,
+                    "iterative" => SearchDriver::Iterative,
+                    other => {
+                        return Err(CliError(format!(
+                            "--driver must be recursive or iterative, not `{other}`"
+                        )));
+                    }
+                });
             }
             "--eval-file" => {
                 let file = value(name, inline, args, &mut i)?;
@@ -623,6 +638,14 @@ mod tests {
             cli("--protocol=xboard").unwrap().options.protocol,
             Some(Protocol::Xboard)
         );
+        assert_eq!(c.options.driver, None);
+        let c = cli("bench 5 --driver iterative").unwrap();
+        assert_eq!(c.command, Subcommand::Bench { depth: Some(5) });
+        assert_eq!(c.options.driver, Some(SearchDriver::Iterative));
+        assert_eq!(
+            cli("--driver=recursive").unwrap().options.driver,
+            Some(SearchDriver::Recursive)
+        );
     }
 
     #[test]
@@ -721,6 +744,8 @@ mod tests {
             "bench x",
             "bench 3 4",
             "bench --fast",
+            "bench --driver",
+            "bench --driver Iterative",
             "epd",
             "epd f --ms",
             "epd f --ms 0",

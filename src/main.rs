@@ -3,6 +3,7 @@
 use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
 use ironwood::nnue::{Evaluation, Network};
 use ironwood::protocol::{self, StartConfig};
+use ironwood::search::SearchDriver;
 use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
 use ironwood::{bench, epd, limits, logging, perft_command, sys};
 
@@ -64,6 +65,7 @@ fn main() {
                     .eval_file
                     .as_ref()
                     .map(|f| f.to_string_lossy().into_owned()),
+                driver: options.driver,
             });
             0
         }
@@ -84,6 +86,7 @@ fn main() {
                 hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
                 true,
                 evaluation,
+                options.driver.unwrap_or(SearchDriver::Recursive),
             );
             let nps = u128::from(r.nodes) * 1000 / r.time_ms.max(1);
             println!("nodes {} time_ms {} nps {nps}", r.nodes, r.time_ms);

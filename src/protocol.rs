@@ -25,6 +25,8 @@ pub struct StartConfig {
     pub classical: bool,
     /// `--eval-file`: a network to load instead of the embedded one.
     pub eval_file: Option<String>,
+    /// `--driver`; `None` keeps the default.
+    pub driver: Option<crate::search::SearchDriver>,
 }
 
 /// Speaks the chosen protocol on stdin/stdout until `quit` or the end of input.
@@ -50,6 +52,9 @@ pub fn run(config: StartConfig) {
     }
     if config.classical {
         engine.options.set_evaluation("Classical", false);
+    }
+    if let Some(driver) = config.driver {
+        engine.options.search.driver = driver;
     }
     engine.apply_search_features();
     let (protocol, early) = match config.protocol {

@@ -34,7 +34,8 @@ fn piece_key(piece: Piece, sq: Square) -> u64 {
 }
 
 impl Position {
-    /// An empty board, White to move; only `fen` and tests build positions from it.
+    /// An empty board, White to move; `fen` and tests build positions from it, and the search
+    /// fills its spare node records with it.
     pub(crate) fn empty() -> Position {
         Position {
             by_kind: [Bitboard::EMPTY; 6],

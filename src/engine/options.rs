@@ -5,7 +5,7 @@
 use crate::board::CastlingMode;
 use crate::logging::LogLimits;
 use crate::nnue::{Evaluation, Network};
-use crate::search::{IidMode, SearchFeatures};
+use crate::search::{IidMode, SearchDriver, SearchFeatures};
 
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
@@ -165,6 +165,12 @@ pub(crate) const IID_CHOICES: [(&str, IidMode); 3] = [
     ("Classic", IidMode::Classic),
     ("SelfDeepening", IidMode::SelfDeepening),
     ("Off", IidMode::Off),
+];
+
+/// The search drivers by option value (`Search Driver`, `--driver` in lower case).
+pub(crate) const DRIVER_CHOICES: [(&str, SearchDriver); 2] = [
+    ("Recursive", SearchDriver::Recursive),
+    ("Iterative", SearchDriver::Iterative),
 ];
 
 /// A requested thread count brought within 1 and the processors this machine has.

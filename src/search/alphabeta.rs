@@ -1,21 +1,27 @@
 //! One search thread: the root deepening loop (main thread: time, reports, stop rules;
-//! helpers: Lazy SMP), fail-soft principal-variation alpha-beta and quiescence. Each node
-//! reads as numbered steps; every pruning and extension has a switch in `SearchFeatures`.
+//! helpers: Lazy SMP) over fail-soft principal-variation alpha-beta and quiescence, whose
+//! nodes are numbered steps (`node`) run by a recursive or an iterative driver (`driver`);
+//! every pruning and extension has a switch in `SearchFeatures`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, MoveList, PieceKind, Position, is_playable};
+mod driver;
+mod node;
+
+use crate::board::{Move, MoveList, Position};
 
 use super::history::PieceTo;
-use super::ordering::{OrderingTables, piece_value, score_moves, see_at_least};
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score, mate_plies};
+use super::ordering::{OrderingTables, score_moves, see_at_least};
+use super::score::{INFINITY, MAX_PLY, is_mate_score, mate_plies};
 use super::stack::SearchStack;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::TranspositionTable;
 use super::{
-    IidMode, RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchLimits,
+    RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchLimits,
     SearchObserver, SearchOutcome,
 };
+use driver::StackedNode;
+use node::{ChildKind, ChildSearch};
 
 /// How often (in nodes) a thread looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 2048;
@@ -74,6 +80,8 @@ pub struct ThreadSearch<'a> {
     /// Null-move verification: no null move for `null_verify_side` before this ply.
     null_verify_ply: usize,
     null_verify_side: Option<crate::board::Color>,
+    /// The drivers' nodes, allocated at the first search below the root.
+    node_stack: Vec<StackedNode>,
 }
 
 impl<'a> ThreadSearch<'a> {
@@ -120,6 +128,7 @@ impl<'a> ThreadSearch<'a> {
             best_move_stability: 0,
             null_verify_ply: 0,
             null_verify_side: None,
+            node_stack: Vec::new(),
         }
     }
 
@@ -246,12 +255,22 @@ impl<'a> ThreadSearch<'a> {
             let new_depth = depth - 1 + extension;
             let a = alpha.max(best);
             self.enter_move(&root, 0, m);
+            let search = |kind, alpha, beta, cut_node| ChildSearch {
+                kind,
+                depth: new_depth,
+                alpha,
+                beta,
+                ply: 1,
+                cut_node,
+            };
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -a, 1, false)
+                -self.search_child(&child, search(ChildKind::Main, -beta, -a, false))
             } else {
-                let mut s = -self.negamax(&child, new_depth, -a - 1, -a, 1, true);
+                let mut s =
+                    -self.search_child(&child, search(ChildKind::ZeroWindow, -a - 1, -a, true));
                 if s > a && s < beta && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -beta, -a, 1, false);
+                    s = -self
+                        .search_child(&child, search(ChildKind::PvsReSearch, -beta, -a, false));
                 }
                 s
             };
@@ -640,7 +659,7 @@ impl<'a> ThreadSearch<'a> {
     }
 
     // ------------------------------------------------------------------------------------
-    // Interior nodes
+    // What the nodes below the root share
     // ------------------------------------------------------------------------------------
 
     /// The continuation-history slots of the moves one and two plies before the node at `ply`.
@@ -673,648 +692,5 @@ impl<'a> ThreadSearch<'a> {
             back += 2;
         }
         false
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
-        // Step 1. Horizon: resolve captures in quiescence.
-        if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
-        }
-        let pv_node = beta - alpha > 1;
-        self.stack[ply].pv_len = ply;
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.selective_depth = self.selective_depth.max(ply);
-
-        // Step 2. Draws inside the tree and mate-distance pruning.
-        if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || pos.is_insufficient_material()
-        {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 4 {
-            return self.stack.evaluate(pos, ply, self.features.evaluation);
-        }
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // Step 3. Probe the transposition table. A singular search (a move left out) shares
-        // the node's key, so it takes no cutoff from the table and stores nothing in it.
-        let excluding = !self.stack[ply].excluded_move.is_null();
-        let tt_hit = self.tt.probe(pos.key(), ply);
-        let mut tt_move = Move::NULL;
-        if let Some(hit) = tt_hit {
-            tt_move = hit.best_move;
-            if !pv_node && !excluding && hit.depth >= depth && hit.cuts_off(alpha, beta) {
-                return hit.score;
-            }
-        }
-
-        // Step 4. Static evaluation, and whether it improved on two plies before.
-        // The table keeps the raw evaluation; the one pruning reads is corrected by what
-        // searches of this pawn structure found.
-        let in_check = pos.in_check();
-        let raw_eval = if in_check {
-            -INFINITY
-        } else if let Some(hit) = tt_hit {
-            hit.static_eval
-        } else {
-            self.stack.evaluate(pos, ply, self.features.evaluation)
-        };
-        let eval = if in_check || !self.features.correction_history {
-            raw_eval
-        } else {
-            (raw_eval + self.tables.correction.correction(pos))
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-        };
-        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
-        let frame = &mut self.stack[ply];
-        frame.static_eval = eval;
-        frame.raw_eval = raw_eval;
-        frame.improving = improving;
-        frame.in_check = in_check;
-        frame.cut_node = cut_node;
-        frame.tt_extension = 0;
-
-        // Zugzwang-blind pruning is off for the side being verified after a null move.
-        let verifying =
-            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
-        if !pv_node && !in_check && !excluding {
-            // Step 5. Reverse futility pruning: far above beta near the leaves.
-            if self.features.reverse_futility
-                && !verifying
-                && depth <= 6
-                && !is_mate_score(beta)
-                && eval - 80 * depth + 40 * i32::from(improving) >= beta
-            {
-                return eval;
-            }
-
-            // Step 6. Null-move pruning: if passing still fails high, a real move will too.
-            // Deep cutoffs are verified by a reduced normal search without null moves for
-            // this side, so zugzwang positions are found in the end.
-            let side = pos.side_to_move();
-            if self.features.null_move
-                && depth >= 3
-                && eval >= beta
-                && !self.stack[ply - 1].current_move.is_null()
-                && pos.has_non_pawn_material(side)
-                && !is_mate_score(beta)
-                && !verifying
-            {
-                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let child = pos.make_null_move();
-                self.keys.push(pos.key());
-                self.stack[ply].current_move = Move::NULL;
-                self.stack[ply].moved_piece = None;
-                let score = -self.negamax(
-                    &child,
-                    depth - 1 - reduction,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    !cut_node,
-                );
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    let score = if is_mate_score(score) { beta } else { score };
-                    if depth < 10 || self.null_verify_side.is_some() {
-                        return score;
-                    }
-                    self.null_verify_side = Some(side);
-                    self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
-                    let verified = self.negamax(pos, depth - reduction, beta - 1, beta, ply, false);
-                    self.null_verify_side = None;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if verified >= beta {
-                        return score;
-                    }
-                }
-            }
-        }
-
-        // Step 6b. ProbCut: a good capture whose reduced search beats beta by a margin would
-        // almost surely beat beta at full depth.
-        if self.features.probcut
-            && !pv_node
-            && !in_check
-            && !excluding
-            && depth >= 5
-            && !is_mate_score(beta)
-        {
-            let probcut_beta = beta + 200 - 50 * i32::from(improving);
-            let table_disagrees =
-                tt_hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
-            if !table_disagrees {
-                let threshold = probcut_beta - eval;
-                self.stack[ply].picker.reset_quiescence(tt_move);
-                while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
-                    if !see_at_least(pos, m, threshold) {
-                        continue;
-                    }
-                    let child = pos.make_move(m);
-                    self.enter_move(pos, ply, m);
-                    let mut score =
-                        -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
-                    if score >= probcut_beta {
-                        score = -self.negamax(
-                            &child,
-                            depth - 4,
-                            -probcut_beta,
-                            -probcut_beta + 1,
-                            ply + 1,
-                            !cut_node,
-                        );
-                    }
-                    self.keys.pop();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= probcut_beta {
-                        self.tt
-                            .store(pos.key(), ply, m, score, raw_eval, depth - 3, Bound::Lower);
-                        return score;
-                    }
-                }
-            }
-        }
-
-        // Step 7. Internal iterative deepening when there is no move to try first.
-        if tt_move.is_null() && depth >= 4 && !excluding {
-            match self.features.iid {
-                IidMode::Off => {}
-                IidMode::Classic => {
-                    let shallower = if pv_node { depth - 2 } else { depth / 2 };
-                    self.negamax(pos, shallower, alpha, beta, ply, cut_node);
-                    if self.stopped {
-                        return 0;
-                    }
-                    tt_move = self
-                        .tt
-                        .probe(pos.key(), ply)
-                        .map_or(Move::NULL, |h| h.best_move);
-                }
-                IidMode::SelfDeepening => {
-                    let first = tt_hit.map_or(1, |h| h.depth + 1).max(1);
-                    for iteration in first..depth {
-                        self.stack[ply].tt_move = tt_move;
-                        let (score, best) =
-                            self.search_moves(pos, ply, iteration, depth, alpha, beta);
-                        if self.stopped {
-                            return 0;
-                        }
-                        // A move that deepened itself to full depth and still failed high
-                        // settles the node.
-                        if score >= beta && best.1 {
-                            return score;
-                        }
-                        tt_move = best.0;
-                    }
-                }
-            }
-        }
-
-        // Step 7b. Singular extension: when the TT move proved itself at nearly this depth,
-        // search the others a little below its score at half depth. If none reaches it, the
-        // TT move is singular and gets a ply more. If they reach it above beta as well, several
-        // moves fail high: cut at once (multi-cut). If they reach it and the TT move is only
-        // expected to fail high, it gets a ply less.
-        let mut tt_extension = 0;
-        if self.features.singular_extensions
-            && depth >= SINGULAR_MIN_DEPTH
-            && !excluding
-            && let Some(hit) = tt_hit
-            && !hit.best_move.is_null()
-            && hit.best_move == tt_move
-            && matches!(hit.bound, Bound::Lower | Bound::Exact)
-            && hit.depth >= depth - 3
-            && !is_mate_score(hit.score)
-            && is_playable(pos, tt_move)
-        {
-            let singular_beta = hit.score - 2 * depth;
-            self.stack[ply].excluded_move = tt_move;
-            let score = self.negamax(
-                pos,
-                (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                cut_node,
-            );
-            self.stack[ply].excluded_move = Move::NULL;
-            if self.stopped {
-                return 0;
-            }
-            if score < singular_beta {
-                tt_extension = 1;
-            } else if singular_beta >= beta {
-                return singular_beta;
-            } else if hit.score >= beta {
-                tt_extension = -1;
-            }
-        }
-
-        // Step 8. The full-depth move loop. The null-move verification, IID and the singular
-        // search above searched this same ply, so the frame is set again.
-        let frame = &mut self.stack[ply];
-        frame.tt_extension = tt_extension;
-        frame.static_eval = eval;
-        frame.raw_eval = raw_eval;
-        frame.improving = improving;
-        frame.in_check = in_check;
-        frame.cut_node = cut_node;
-        frame.tt_move = tt_move;
-        let (score, _) = self.search_moves(pos, ply, depth, depth, alpha, beta);
-        score
-    }
-
-    /// Steps 9-14: search every move at `depth`, with the node's static eval, TT move and
-    /// expectations taken from its frame; returns the score and (best move, whether a
-    /// fail-high was proven at `full_depth`). With `depth < full_depth` (self-deepening IID),
-    /// a move failing high is re-searched at once at `full_depth`.
-    fn search_moves(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        depth: i32,
-        full_depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> (i32, (Move, bool)) {
-        let pv_node = beta - alpha > 1;
-        let frame = &self.stack[ply];
-        let (eval, improving, in_check, cut_node, tt_move, tt_extension) = (
-            frame.static_eval,
-            frame.improving,
-            frame.in_check,
-            frame.cut_node,
-            frame.tt_move,
-            frame.tt_extension,
-        );
-        let previous = self.stack[ply - 1].current_move;
-        let continuation = self.continuation_slots(ply);
-        let counter = self.tables.counter(previous);
-        let frame = &mut self.stack[ply];
-        let killers = frame.killers;
-        frame
-            .picker
-            .reset_main(tt_move, killers, counter, continuation);
-        frame.quiet_count = 0;
-        frame.capture_count = 0;
-
-        let mut best = -INFINITY;
-        let mut best_move = Move::NULL;
-        let mut proven_at_full_depth = false;
-        let mut searched = 0;
-        let mut moves_seen = 0;
-
-        // Step 9. The frame's picker hands out the moves, best first, generating them only
-        // as far as the node gets.
-        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
-            moves_seen += 1;
-            if m == self.stack[ply].excluded_move {
-                continue;
-            }
-            let quiet = !m.is_tactical();
-            let a = alpha.max(best);
-
-            let child = pos.make_move(m);
-            let gives_check = child.in_check();
-            let continuation_score = if quiet {
-                let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
-                self.tables.continuation_score(now, &continuation)
-            } else {
-                0
-            };
-
-            // Step 10. Prune hopeless moves near the leaves: never the first move, never a
-            // check or an evasion, never once a mate against us is all we have found.
-            if !pv_node && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
-                if quiet {
-                    let late = (3 + depth * depth) / if improving { 1 } else { 2 };
-                    if self.features.late_move_pruning
-                        && depth <= 7
-                        && self.stack[ply].quiet_count as i32 >= late
-                    {
-                        continue;
-                    }
-                    if self.features.futility && depth <= 6 && eval + 100 + 90 * depth <= a {
-                        continue;
-                    }
-                    // Quiet moves that have done badly after the moves that led here.
-                    if self.features.history_pruning
-                        && depth <= 3
-                        && continuation_score < -HISTORY_PRUNING_MARGIN * depth
-                    {
-                        continue;
-                    }
-                }
-                if self.features.see_pruning && depth <= 6 {
-                    let threshold = if quiet {
-                        -25 * depth * depth
-                    } else {
-                        -90 * depth
-                    };
-                    if !see_at_least(pos, m, threshold) {
-                        continue;
-                    }
-                }
-            }
-
-            // Step 11. Extensions: checks, and recaptures on the square just captured on
-            // (micro-Max's recapture extension), the latter in PV nodes only.
-            let check_extension = gives_check
-                && self.features.check_extension
-                && ply < 2 * self.root_depth as usize
-                && see_at_least(pos, m, 0);
-            let recapture_extension = self.features.recapture_extension
-                && pv_node
-                && m.is_capture()
-                && previous.is_capture()
-                && previous.to() == m.to();
-            let extension = if m == tt_move && tt_extension != 0 {
-                tt_extension
-            } else {
-                i32::from(check_extension || recapture_extension)
-            };
-            let new_depth = depth - 1 + extension;
-
-            self.enter_move(pos, ply, m);
-            self.stack[ply].reduction = 0;
-            let mut score;
-            if searched == 0 {
-                score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, !pv_node && !cut_node);
-            } else {
-                // Late-move reductions for quiet moves ordered late.
-                let mut reduction = 0;
-                if self.features.late_move_reductions
-                    && depth >= 3
-                    && searched > usize::from(pv_node)
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
-                    reduction = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
-                    reduction -= i32::from(pv_node);
-                    reduction += i32::from(!improving);
-                    reduction += i32::from(cut_node);
-                    if self.features.histories {
-                        if self.stack[ply].is_killer(m) || m == counter {
-                            reduction -= 1;
-                        }
-                        let history =
-                            self.tables.history(pos.side_to_move(), m) + continuation_score;
-                        reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
-                    } else {
-                        if self.stack[ply].is_killer(m) {
-                            reduction -= 1;
-                        }
-                        reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
-                    }
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                self.stack[ply].reduction = reduction;
-                score = -self.negamax(&child, new_depth - reduction, -a - 1, -a, ply + 1, true);
-                if score > a && reduction > 0 && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -a - 1, -a, ply + 1, !cut_node);
-                }
-                if score > a && score < beta && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -beta, -a, ply + 1, false);
-                }
-            }
-            // Self-deepening IID: a shallow fail-high is checked at full depth right away.
-            if score >= beta && depth < full_depth && !self.stopped {
-                score = -self.negamax(
-                    &child,
-                    full_depth - 1 + extension,
-                    -beta,
-                    -a,
-                    ply + 1,
-                    false,
-                );
-                if score >= beta {
-                    proven_at_full_depth = true;
-                }
-            }
-            self.keys.pop();
-            if self.stopped {
-                return (0, (Move::NULL, false));
-            }
-            searched += 1;
-
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.stack.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        // Step 12. A cutoff: reward the move that caused it, and punish the
-                        // moves of its kind tried before it.
-                        let frame = &mut self.stack[ply];
-                        if quiet {
-                            frame.add_killer(m);
-                            self.tables.set_counter(previous, m);
-                            self.tables.reward_quiet(
-                                pos,
-                                depth,
-                                m,
-                                frame.quiets_tried(),
-                                &continuation,
-                            );
-                            self.tables
-                                .reward_captures(pos, depth, None, frame.captures_tried());
-                        } else {
-                            self.tables.reward_captures(
-                                pos,
-                                depth,
-                                Some(m),
-                                frame.captures_tried(),
-                            );
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet {
-                self.stack[ply].remember_quiet(m);
-            } else {
-                self.stack[ply].remember_capture(m);
-            }
-        }
-
-        // Step 13. No legal move: mate or stalemate.
-        if moves_seen == 0 {
-            return (
-                if in_check { -MATE + ply as i32 } else { DRAW },
-                (Move::NULL, true),
-            );
-        }
-
-        // Step 14. Store the result.
-        if depth == full_depth {
-            proven_at_full_depth = true;
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if self.stack[ply].excluded_move.is_null() {
-            let raw_eval = self.stack[ply].raw_eval;
-            let static_eval = if in_check { 0 } else { raw_eval };
-            self.tt
-                .store(pos.key(), ply, best_move, best, static_eval, depth, bound);
-            // Step 15. Learn the static eval's error from a result that bounds it from the
-            // right side: quiet best moves only (captures are for quiescence to see).
-            if self.features.correction_history
-                && !in_check
-                && !best_move.is_tactical()
-                && !is_mate_score(best)
-                && (bound != Bound::Lower || best > eval)
-                && (bound != Bound::Upper || best < eval)
-            {
-                self.tables.correction.update(pos, depth, best - raw_eval);
-            }
-        }
-        (best, (best_move, proven_at_full_depth))
-    }
-
-    // ------------------------------------------------------------------------------------
-    // Quiescence
-    // ------------------------------------------------------------------------------------
-
-    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.stack[ply].pv_len = ply;
-        self.selective_depth = self.selective_depth.max(ply);
-        if ply >= MAX_PLY - 4 {
-            return self.stack.evaluate(pos, ply, self.features.evaluation);
-        }
-        if pos.is_insufficient_material() {
-            return DRAW;
-        }
-
-        // Q1. The table, at depth 0.
-        let tt_hit = self.tt.probe(pos.key(), ply);
-        let pv_node = beta - alpha > 1;
-        if let Some(hit) = tt_hit
-            && !pv_node
-            && hit.cuts_off(alpha, beta)
-        {
-            return hit.score;
-        }
-
-        // Q2. Stand pat, unless in check (then every evasion is searched).
-        let in_check = pos.in_check();
-        let stand_pat;
-        let mut best;
-        if in_check {
-            stand_pat = -INFINITY;
-            best = -INFINITY;
-        } else {
-            stand_pat = tt_hit.map_or_else(
-                || self.stack.evaluate(pos, ply, self.features.evaluation),
-                |h| h.static_eval,
-            );
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
-
-        let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
-        let continuation = self.continuation_slots(ply);
-        let frame = &mut self.stack[ply];
-        if in_check {
-            let killers = frame.killers;
-            frame
-                .picker
-                .reset_main(tt_move, killers, Move::NULL, continuation);
-        } else {
-            frame.picker.reset_quiescence(tt_move);
-        }
-        let mut best_move = Move::NULL;
-        let mut moves_seen = 0;
-        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
-            moves_seen += 1;
-            if !in_check {
-                // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
-                let gain = if m.is_capture() {
-                    pos.piece_at(m.to())
-                        .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
-                } else {
-                    0
-                } + m
-                    .promotion()
-                    .map_or(0, |k| piece_value(k) - piece_value(PieceKind::Pawn));
-                if stand_pat + gain + 200 <= alpha {
-                    continue;
-                }
-                // Q4. Losing captures cannot help. The picker hands out no others, except
-                // the TT move.
-                if m == tt_move && !see_at_least(pos, m, 0) {
-                    continue;
-                }
-            }
-            let child = pos.make_move(m);
-            self.enter_move(pos, ply, m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = m;
-                    if pv_node {
-                        self.stack.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if in_check && moves_seen == 0 {
-            return -MATE + ply as i32;
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if !best_move.is_null() && pv_node {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let static_eval = if in_check { 0 } else { stand_pat };
-        self.tt
-            .store(pos.key(), ply, best_move, best, static_eval, 0, bound);
-        best
     }
 }

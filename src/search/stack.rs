@@ -1,7 +1,7 @@
 //! Per-ply search state: one `Frame` for each ply of the path from the root, in the manner of
 //! Stockfish's `Stack` and Ethereal's `NodeState`. A node reads what its ancestors left in
-//! their frames and keeps in its own frame what its later steps and its children need, so
-//! that a driver other than recursion can later step through the same node code.
+//! their frames and keeps in its own frame what its children and other plies read; what only
+//! the node itself needs between its steps is in its `alphabeta::node::Node`.
 
 use std::ops::{Index, IndexMut};
 

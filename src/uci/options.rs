@@ -3,8 +3,8 @@
 //! the same technique switches XBoard offers. Names match case-insensitively, as UCI asks.
 
 use crate::engine::options::{
-    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
-    MAX_RANDOM_SEED, SWITCHES, clamp_threads,
+    DRIVER_CHOICES, EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTIPV, MAX_RANDOM_SEED, SWITCHES, clamp_threads,
 };
 use crate::engine::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::limits::hash_cap_mb;
@@ -135,6 +135,18 @@ pub(crate) fn announcements(
         "option name IID type combo default {default} {}",
         vars.join(" ")
     ));
+    let default = DRIVER_CHOICES
+        .iter()
+        .find(|(_, driver)| *driver == options.search.driver)
+        .map_or("Recursive", |(name, _)| name);
+    let vars: Vec<String> = DRIVER_CHOICES
+        .iter()
+        .map(|(name, _)| format!("var {name}"))
+        .collect();
+    lines.push(format!(
+        "option name Search Driver type combo default {default} {}",
+        vars.join(" ")
+    ));
     let vars: Vec<String> = EVALUATION_CHOICES
         .iter()
         .map(|name| format!("var {name}"))
@@ -248,6 +260,14 @@ pub(crate) fn set(
             options.search.iid = *mode;
             Ok(OptionEffect::SearchFeatures)
         }
+        "search driver" => {
+            let (_, driver) = DRIVER_CHOICES
+                .iter()
+                .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
+                .ok_or_else(bad)?;
+            options.search.driver = *driver;
+            Ok(OptionEffect::SearchFeatures)
+        }
         "evaluation" => {
             options.set_evaluation(value, true).ok_or_else(bad)?;
             Ok(OptionEffect::SearchFeatures)
@@ -345,6 +365,7 @@ mod tests {
             ("Hash", ""),
             ("Ponder", "maybe"),
             ("IID", "Sometimes"),
+            ("Search Driver", "Sideways"),
             ("Futility", "2"),
         ] {
             let error = set(&mut options, name, Some(value)).unwrap_err();

@@ -3,8 +3,8 @@
 //! one switch per search technique.
 
 use crate::engine::options::{
-    EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
-    MAX_RANDOM_SEED, RESIGN_THRESHOLD_RANGE, SWITCHES,
+    DRIVER_CHOICES, EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTIPV, MAX_RANDOM_SEED, RESIGN_THRESHOLD_RANGE, SWITCHES,
 };
 use crate::engine::strength::{MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 
@@ -132,6 +132,17 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
         })
         .collect();
     list.push(format!("IID -combo {}", choices.join(" /// ")));
+    let choices: Vec<String> = DRIVER_CHOICES
+        .iter()
+        .map(|(name, driver)| {
+            if *driver == options.search.driver {
+                format!("*{name}")
+            } else {
+                (*name).to_string()
+            }
+        })
+        .collect();
+    list.push(format!("Search Driver -combo {}", choices.join(" /// ")));
     let current = options.evaluation_name();
     let choices: Vec<String> = EVALUATION_CHOICES
         .iter()
@@ -217,6 +228,18 @@ pub(crate) fn set(
             options.search.iid = *mode;
             Ok(OptionEffect::SearchFeatures)
         }
+        "Search Driver" => {
+            let (_, driver) = DRIVER_CHOICES
+                .iter()
+                .find(|(choice, _)| *choice == value)
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        DRIVER_CHOICES.iter().map(|(choice, _)| *choice).collect();
+                    bad(format!("one of {}", names.join(", ")))
+                })?;
+            options.search.driver = *driver;
+            Ok(OptionEffect::SearchFeatures)
+        }
         "Evaluation" => {
             options
                 .set_evaluation(value, false)
@@ -280,6 +303,7 @@ mod tests {
                 "ProbCut -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
+                "Search Driver -combo *Recursive /// Iterative",
                 "Evaluation -combo Classical /// *NNUE",
                 "EvalFile -file <embedded>",
             ]

@@ -1,0 +1,1164 @@
+//! The rules of one node, alpha-beta or quiescence, written once as steps a driver calls:
+//! `enter` starts a node, `resume` hands it the value of the child search it asked for. Between
+//! steps the node keeps everything in its `Node`, so the driver may recurse or loop.
+
+use crate::board::{Move, PieceKind, Position, is_playable};
+use crate::search::IidMode;
+use crate::search::history::PieceTo;
+use crate::search::ordering::{piece_value, see_at_least};
+use crate::search::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score};
+use crate::search::tt::{Bound, TtHit};
+
+use super::{HISTORY_PRUNING_MARGIN, LMR_HISTORY_DIVISOR, SINGULAR_MIN_DEPTH, ThreadSearch};
+
+/// Why a node asks for a child search; the child itself is an alpha-beta node (quiescence
+/// at depth 0 or below) unless it is `Quiescence` or `ProbCutQuiescence`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ChildKind {
+    /// The first search of a move (and a root move's).
+    Main,
+    /// The position after passing, at reduced depth and a null window at beta.
+    NullMove,
+    /// The node itself, reduced and without null moves for its side, after a null-move cutoff.
+    Verification,
+    /// Classic IID: the node itself, shallower, to find a move to try first.
+    Iid,
+    /// A move after the first: null window, perhaps reduced.
+    ZeroWindow,
+    /// A reduced move that beat alpha, again at full depth.
+    FullDepth,
+    /// A null-window score inside the window, again with the full window.
+    PvsReSearch,
+    /// Self-deepening IID: a shallow fail high, again at the node's full depth.
+    DeepeningReSearch,
+    /// The node itself without the TT move, at half depth, just below the TT score.
+    Singular,
+    /// ProbCut's quick check of a capture, then its reduced search.
+    ProbCutQuiescence,
+    ProbCut,
+    Quiescence,
+}
+
+impl ChildKind {
+    /// The child searches the node's own position, not the one after the node's move.
+    pub(super) fn same_position(self) -> bool {
+        matches!(
+            self,
+            ChildKind::Verification | ChildKind::Iid | ChildKind::Singular
+        )
+    }
+}
+
+/// A search a node asks its driver for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChildSearch {
+    pub kind: ChildKind,
+    pub depth: i32,
+    pub alpha: i32,
+    pub beta: i32,
+    pub ply: usize,
+    pub cut_node: bool,
+}
+
+/// What a node step tells its driver.
+pub(super) enum Step {
+    /// The node is done: its value, from its side to move.
+    Value(i32),
+    /// Search this child (in `Node::child` unless its kind searches the node's own position),
+    /// then `resume` the node with the child's value.
+    Child(ChildSearch),
+}
+
+/// Where a node continues when a child's value comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ResumeAfter {
+    NullMove,
+    Verification,
+    ProbCutQuiescence,
+    ProbCut,
+    Iid,
+    Singular,
+    FirstMove,
+    ZeroWindow,
+    FullDepth,
+    PvsReSearch,
+    DeepeningReSearch,
+    QuiescenceMove,
+}
+
+/// One run of the move loop (steps 9-14): at the node's depth, or shallower as a pass of
+/// self-deepening IID. Quiescence uses its counters, best score and best move too.
+#[derive(Clone, Copy)]
+struct MovePass {
+    /// The last pass: its result is the node's value. Otherwise a self-deepening IID pass.
+    last: bool,
+    depth: i32,
+    full_depth: i32,
+    pv_node: bool,
+    /// The node's expectations as its frame held them when the pass began.
+    eval: i32,
+    improving: bool,
+    in_check: bool,
+    cut_node: bool,
+    tt_move: Move,
+    tt_extension: i32,
+    previous: Move,
+    counter: Move,
+    continuation: [Option<PieceTo>; 2],
+    best: i32,
+    best_move: Move,
+    proven_at_full_depth: bool,
+    searched: usize,
+}
+
+impl Default for MovePass {
+    fn default() -> Self {
+        MovePass {
+            last: true,
+            depth: 0,
+            full_depth: 0,
+            pv_node: false,
+            eval: 0,
+            improving: false,
+            in_check: false,
+            cut_node: false,
+            tt_move: Move::NULL,
+            tt_extension: 0,
+            previous: Move::NULL,
+            counter: Move::NULL,
+            continuation: [None; 2],
+            best: -INFINITY,
+            best_move: Move::NULL,
+            proven_at_full_depth: false,
+            searched: 0,
+        }
+    }
+}
+
+/// The state of a node between its steps: its arguments, what its early steps found, and the
+/// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker).
+pub(super) struct Node {
+    kind: ChildKind,
+    resume: ResumeAfter,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    cut_node: bool,
+    /// The position after `mv` (or after the null move), which the child searches.
+    pub(super) child: Position,
+    pv_node: bool,
+    excluding: bool,
+    tt_hit: Option<TtHit>,
+    tt_move: Move,
+    in_check: bool,
+    raw_eval: i32,
+    eval: i32,
+    improving: bool,
+    null_reduction: i32,
+    null_score: i32,
+    probcut_beta: i32,
+    probcut_threshold: i32,
+    iid_iteration: i32,
+    singular_beta: i32,
+    tt_extension: i32,
+    /// Quiescence: the static evaluation the side to move may stand on.
+    stand_pat: i32,
+    pass: MovePass,
+    /// The move being searched, and what the searches of it need.
+    mv: Move,
+    quiet: bool,
+    move_alpha: i32,
+    extension: i32,
+    new_depth: i32,
+    reduction: i32,
+    /// Moves the picker handed out in this pass of the move loop.
+    moves_seen: usize,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            kind: ChildKind::Main,
+            resume: ResumeAfter::FirstMove,
+            depth: 0,
+            alpha: -INFINITY,
+            beta: INFINITY,
+            ply: 0,
+            cut_node: false,
+            child: Position::empty(),
+            pv_node: false,
+            excluding: false,
+            tt_hit: None,
+            tt_move: Move::NULL,
+            in_check: false,
+            raw_eval: 0,
+            eval: 0,
+            improving: false,
+            null_reduction: 0,
+            null_score: 0,
+            probcut_beta: 0,
+            probcut_threshold: 0,
+            iid_iteration: 0,
+            singular_beta: 0,
+            tt_extension: 0,
+            stand_pat: 0,
+            pass: MovePass::default(),
+            mv: Move::NULL,
+            quiet: false,
+            move_alpha: 0,
+            extension: 0,
+            new_depth: 0,
+            reduction: 0,
+            moves_seen: 0,
+        }
+    }
+}
+
+impl Node {
+    /// Makes a used node the start of `search` (the drivers reuse their nodes).
+    pub(super) fn restart(&mut self, search: ChildSearch) {
+        self.kind = search.kind;
+        self.depth = search.depth;
+        self.alpha = search.alpha;
+        self.beta = search.beta;
+        self.ply = search.ply;
+        self.cut_node = search.cut_node;
+    }
+
+    fn ask(&mut self, resume: ResumeAfter, search: ChildSearch) -> Step {
+        self.resume = resume;
+        Step::Child(search)
+    }
+}
+
+impl ThreadSearch<'_> {
+    /// Starts the node `node` was (re)started for, at `pos`.
+    pub(super) fn enter(&mut self, node: &mut Node, pos: &Position) -> Step {
+        // Step 1. Horizon: resolve captures in quiescence.
+        if node.kind == ChildKind::Quiescence
+            || node.kind == ChildKind::ProbCutQuiescence
+            || node.depth <= 0
+        {
+            self.enter_quiescence(node, pos)
+        } else {
+            self.enter_alphabeta(node, pos)
+        }
+    }
+
+    /// Continues `node` (at `pos`) with the value its last child search returned.
+    pub(super) fn resume(&mut self, node: &mut Node, pos: &Position, value: i32) -> Step {
+        match node.resume {
+            ResumeAfter::NullMove => self.after_null_move(node, pos, -value),
+            ResumeAfter::Verification => self.after_verification(node, pos, value),
+            ResumeAfter::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
+            ResumeAfter::ProbCut => self.after_probcut_move(node, pos, -value),
+            ResumeAfter::Iid => self.after_iid(node, pos),
+            ResumeAfter::Singular => self.after_singular(node, pos, value),
+            ResumeAfter::FirstMove => self.after_move_window_searches(node, pos, -value),
+            ResumeAfter::ZeroWindow => self.after_zero_window(node, pos, -value),
+            ResumeAfter::FullDepth => self.after_full_depth(node, pos, -value),
+            ResumeAfter::PvsReSearch => self.after_move_window_searches(node, pos, -value),
+            ResumeAfter::DeepeningReSearch => {
+                let score = -value;
+                if score >= node.beta {
+                    node.pass.proven_at_full_depth = true;
+                }
+                self.after_move(node, pos, score)
+            }
+            ResumeAfter::QuiescenceMove => self.after_quiescence_move(node, pos, -value),
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Alpha-beta: steps 2-8
+    // ------------------------------------------------------------------------------------
+
+    fn enter_alphabeta(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let (depth, ply, cut_node) = (node.depth, node.ply, node.cut_node);
+        let pv_node = node.beta - node.alpha > 1;
+        node.pv_node = pv_node;
+        self.stack[ply].pv_len = ply;
+        self.count_node();
+        if self.stopped {
+            return Step::Value(0);
+        }
+        self.selective_depth = self.selective_depth.max(ply);
+
+        // Step 2. Draws inside the tree and mate-distance pruning.
+        if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || pos.is_insufficient_material()
+        {
+            return Step::Value(DRAW);
+        }
+        if ply >= MAX_PLY - 4 {
+            return Step::Value(self.stack.evaluate(pos, ply, self.features.evaluation));
+        }
+        let alpha = node.alpha.max(-MATE + ply as i32);
+        let beta = node.beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Step::Value(alpha);
+        }
+        node.alpha = alpha;
+        node.beta = beta;
+
+        // Step 3. Probe the transposition table. A singular search (a move left out) shares
+        // the node's key, so it takes no cutoff from the table and stores nothing in it.
+        let excluding = !self.stack[ply].excluded_move.is_null();
+        node.excluding = excluding;
+        let tt_hit = self.tt.probe(pos.key(), ply);
+        node.tt_hit = tt_hit;
+        node.tt_move = Move::NULL;
+        if let Some(hit) = tt_hit {
+            node.tt_move = hit.best_move;
+            if !pv_node && !excluding && hit.depth >= depth && hit.cuts_off(alpha, beta) {
+                return Step::Value(hit.score);
+            }
+        }
+
+        // Step 4. Static evaluation, and whether it improved on two plies before.
+        // The table keeps the raw evaluation; the one pruning reads is corrected by what
+        // searches of this pawn structure found.
+        let in_check = pos.in_check();
+        let raw_eval = if in_check {
+            -INFINITY
+        } else if let Some(hit) = tt_hit {
+            hit.static_eval
+        } else {
+            self.stack.evaluate(pos, ply, self.features.evaluation)
+        };
+        let eval = if in_check || !self.features.correction_history {
+            raw_eval
+        } else {
+            (raw_eval + self.tables.correction.correction(pos))
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        };
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        node.in_check = in_check;
+        node.raw_eval = raw_eval;
+        node.eval = eval;
+        node.improving = improving;
+        let frame = &mut self.stack[ply];
+        frame.static_eval = eval;
+        frame.raw_eval = raw_eval;
+        frame.improving = improving;
+        frame.in_check = in_check;
+        frame.cut_node = cut_node;
+        frame.tt_extension = 0;
+
+        // Zugzwang-blind pruning is off for the side being verified after a null move.
+        let verifying =
+            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
+        if !pv_node && !in_check && !excluding {
+            // Step 5. Reverse futility pruning: far above beta near the leaves.
+            if self.features.reverse_futility
+                && !verifying
+                && depth <= 6
+                && !is_mate_score(beta)
+                && eval - 80 * depth + 40 * i32::from(improving) >= beta
+            {
+                return Step::Value(eval);
+            }
+
+            // Step 6. Null-move pruning: if passing still fails high, a real move will too.
+            // Deep cutoffs are verified by a reduced normal search without null moves for
+            // this side, so zugzwang positions are found in the end.
+            let side = pos.side_to_move();
+            if self.features.null_move
+                && depth >= 3
+                && eval >= beta
+                && !self.stack[ply - 1].current_move.is_null()
+                && pos.has_non_pawn_material(side)
+                && !is_mate_score(beta)
+                && !verifying
+            {
+                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                node.null_reduction = reduction;
+                node.child = pos.make_null_move();
+                self.keys.push(pos.key());
+                self.stack[ply].current_move = Move::NULL;
+                self.stack[ply].moved_piece = None;
+                return node.ask(
+                    ResumeAfter::NullMove,
+                    ChildSearch {
+                        kind: ChildKind::NullMove,
+                        depth: depth - 1 - reduction,
+                        alpha: -beta,
+                        beta: -beta + 1,
+                        ply: ply + 1,
+                        cut_node: !cut_node,
+                    },
+                );
+            }
+        }
+        self.probcut(node, pos)
+    }
+
+    fn after_null_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        let (depth, beta, ply) = (node.depth, node.beta, node.ply);
+        self.keys.pop();
+        if self.stopped {
+            return Step::Value(0);
+        }
+        if score >= beta {
+            let score = if is_mate_score(score) { beta } else { score };
+            if depth < 10 || self.null_verify_side.is_some() {
+                return Step::Value(score);
+            }
+            let reduction = node.null_reduction;
+            self.null_verify_side = Some(pos.side_to_move());
+            self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
+            node.null_score = score;
+            return node.ask(
+                ResumeAfter::Verification,
+                ChildSearch {
+                    kind: ChildKind::Verification,
+                    depth: depth - reduction,
+                    alpha: beta - 1,
+                    beta,
+                    ply,
+                    cut_node: false,
+                },
+            );
+        }
+        self.probcut(node, pos)
+    }
+
+    fn after_verification(&mut self, node: &mut Node, pos: &Position, verified: i32) -> Step {
+        self.null_verify_side = None;
+        if self.stopped {
+            return Step::Value(0);
+        }
+        if verified >= node.beta {
+            return Step::Value(node.null_score);
+        }
+        self.probcut(node, pos)
+    }
+
+    /// Step 6b. ProbCut: a good capture whose reduced search beats beta by a margin would
+    /// almost surely beat beta at full depth.
+    fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let depth = node.depth;
+        if self.features.probcut
+            && !node.pv_node
+            && !node.in_check
+            && !node.excluding
+            && depth >= 5
+            && !is_mate_score(node.beta)
+        {
+            let probcut_beta = node.beta + 200 - 50 * i32::from(node.improving);
+            let table_disagrees = node
+                .tt_hit
+                .is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
+            if !table_disagrees {
+                node.probcut_beta = probcut_beta;
+                node.probcut_threshold = probcut_beta - node.eval;
+                self.stack[node.ply].picker.reset_quiescence(node.tt_move);
+                return self.next_probcut_move(node, pos);
+            }
+        }
+        self.internal_iterative_deepening(node, pos)
+    }
+
+    fn next_probcut_move(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let ply = node.ply;
+        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
+            if !see_at_least(pos, m, node.probcut_threshold) {
+                continue;
+            }
+            node.child = pos.make_move(m);
+            node.mv = m;
+            self.enter_move(pos, ply, m);
+            return node.ask(
+                ResumeAfter::ProbCutQuiescence,
+                ChildSearch {
+                    kind: ChildKind::ProbCutQuiescence,
+                    depth: 0,
+                    alpha: -node.probcut_beta,
+                    beta: -node.probcut_beta + 1,
+                    ply: ply + 1,
+                    cut_node: false,
+                },
+            );
+        }
+        self.internal_iterative_deepening(node, pos)
+    }
+
+    fn after_probcut_quiescence(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if score >= node.probcut_beta {
+            return node.ask(
+                ResumeAfter::ProbCut,
+                ChildSearch {
+                    kind: ChildKind::ProbCut,
+                    depth: node.depth - 4,
+                    alpha: -node.probcut_beta,
+                    beta: -node.probcut_beta + 1,
+                    ply: node.ply + 1,
+                    cut_node: !node.cut_node,
+                },
+            );
+        }
+        self.after_probcut_move(node, pos, score)
+    }
+
+    fn after_probcut_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        self.keys.pop();
+        if self.stopped {
+            return Step::Value(0);
+        }
+        if score >= node.probcut_beta {
+            self.tt.store(
+                pos.key(),
+                node.ply,
+                node.mv,
+                score,
+                node.raw_eval,
+                node.depth - 3,
+                Bound::Lower,
+            );
+            return Step::Value(score);
+        }
+        self.next_probcut_move(node, pos)
+    }
+
+    /// Step 7. Internal iterative deepening when there is no move to try first.
+    fn internal_iterative_deepening(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let depth = node.depth;
+        if node.tt_move.is_null() && depth >= 4 && !node.excluding {
+            match self.features.iid {
+                IidMode::Off => {}
+                IidMode::Classic => {
+                    let shallower = if node.pv_node { depth - 2 } else { depth / 2 };
+                    return node.ask(
+                        ResumeAfter::Iid,
+                        ChildSearch {
+                            kind: ChildKind::Iid,
+                            depth: shallower,
+                            alpha: node.alpha,
+                            beta: node.beta,
+                            ply: node.ply,
+                            cut_node: node.cut_node,
+                        },
+                    );
+                }
+                IidMode::SelfDeepening => {
+                    node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
+                    return self.next_deepening_pass(node, pos);
+                }
+            }
+        }
+        self.singular_extension(node, pos)
+    }
+
+    fn after_iid(&mut self, node: &mut Node, pos: &Position) -> Step {
+        if self.stopped {
+            return Step::Value(0);
+        }
+        node.tt_move = self
+            .tt
+            .probe(pos.key(), node.ply)
+            .map_or(Move::NULL, |h| h.best_move);
+        self.singular_extension(node, pos)
+    }
+
+    /// Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
+    fn next_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
+        if node.iid_iteration < node.depth {
+            self.stack[node.ply].tt_move = node.tt_move;
+            return self.start_moves(node, pos, node.iid_iteration, false);
+        }
+        self.singular_extension(node, pos)
+    }
+
+    fn after_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
+        if self.stopped {
+            return Step::Value(0);
+        }
+        // A move that deepened itself to full depth and still failed high settles the node.
+        if node.pass.best >= node.beta && node.pass.proven_at_full_depth {
+            return Step::Value(node.pass.best);
+        }
+        node.tt_move = node.pass.best_move;
+        node.iid_iteration += 1;
+        self.next_deepening_pass(node, pos)
+    }
+
+    /// Step 7b. Singular extension: when the TT move proved itself at nearly this depth,
+    /// search the others a little below its score at half depth. If none reaches it, the
+    /// TT move is singular and gets a ply more. If they reach it above beta as well, several
+    /// moves fail high: cut at once (multi-cut). If they reach it and the TT move is only
+    /// expected to fail high, it gets a ply less.
+    fn singular_extension(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let depth = node.depth;
+        let tt_move = node.tt_move;
+        node.tt_extension = 0;
+        if self.features.singular_extensions
+            && depth >= SINGULAR_MIN_DEPTH
+            && !node.excluding
+            && let Some(hit) = node.tt_hit
+            && !hit.best_move.is_null()
+            && hit.best_move == tt_move
+            && matches!(hit.bound, Bound::Lower | Bound::Exact)
+            && hit.depth >= depth - 3
+            && !is_mate_score(hit.score)
+            && is_playable(pos, tt_move)
+        {
+            let singular_beta = hit.score - 2 * depth;
+            node.singular_beta = singular_beta;
+            self.stack[node.ply].excluded_move = tt_move;
+            return node.ask(
+                ResumeAfter::Singular,
+                ChildSearch {
+                    kind: ChildKind::Singular,
+                    depth: (depth - 1) / 2,
+                    alpha: singular_beta - 1,
+                    beta: singular_beta,
+                    ply: node.ply,
+                    cut_node: node.cut_node,
+                },
+            );
+        }
+        self.full_depth_moves(node, pos)
+    }
+
+    fn after_singular(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        self.stack[node.ply].excluded_move = Move::NULL;
+        if self.stopped {
+            return Step::Value(0);
+        }
+        let singular_beta = node.singular_beta;
+        if score < singular_beta {
+            node.tt_extension = 1;
+        } else if singular_beta >= node.beta {
+            return Step::Value(singular_beta);
+        } else if node.tt_hit.is_some_and(|hit| hit.score >= node.beta) {
+            node.tt_extension = -1;
+        }
+        self.full_depth_moves(node, pos)
+    }
+
+    /// Step 8. The full-depth move loop. The null-move verification, IID and the singular
+    /// search above searched this same ply, so the frame is set again.
+    fn full_depth_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let frame = &mut self.stack[node.ply];
+        frame.tt_extension = node.tt_extension;
+        frame.static_eval = node.eval;
+        frame.raw_eval = node.raw_eval;
+        frame.improving = node.improving;
+        frame.in_check = node.in_check;
+        frame.cut_node = node.cut_node;
+        frame.tt_move = node.tt_move;
+        self.start_moves(node, pos, node.depth, true)
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Alpha-beta: the move loop, steps 9-15
+    // ------------------------------------------------------------------------------------
+
+    /// Starts a pass of the move loop at `depth` (the node's own for the `last` pass, less
+    /// for self-deepening IID), with the node's static eval, TT move and expectations taken
+    /// from its frame. Below the node's depth, a move failing high is re-searched at once
+    /// at the full depth.
+    fn start_moves(&mut self, node: &mut Node, pos: &Position, depth: i32, last: bool) -> Step {
+        let ply = node.ply;
+        let frame = &self.stack[ply];
+        let mut pass = MovePass {
+            last,
+            depth,
+            full_depth: node.depth,
+            pv_node: node.beta - node.alpha > 1,
+            eval: frame.static_eval,
+            improving: frame.improving,
+            in_check: frame.in_check,
+            cut_node: frame.cut_node,
+            tt_move: frame.tt_move,
+            tt_extension: frame.tt_extension,
+            previous: self.stack[ply - 1].current_move,
+            ..MovePass::default()
+        };
+        pass.continuation = self.continuation_slots(ply);
+        pass.counter = self.tables.counter(pass.previous);
+        let frame = &mut self.stack[ply];
+        let killers = frame.killers;
+        frame
+            .picker
+            .reset_main(pass.tt_move, killers, pass.counter, pass.continuation);
+        frame.quiet_count = 0;
+        frame.capture_count = 0;
+        node.pass = pass;
+        node.moves_seen = 0;
+        self.next_move(node, pos)
+    }
+
+    /// Step 9. The frame's picker hands out the moves, best first, generating them only as
+    /// far as the node gets.
+    fn next_move(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let ply = node.ply;
+        let (alpha, beta) = (node.alpha, node.beta);
+        let pass = &node.pass;
+        let (depth, pv_node, in_check) = (pass.depth, pass.pv_node, pass.in_check);
+        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
+            node.moves_seen += 1;
+            if m == self.stack[ply].excluded_move {
+                continue;
+            }
+            let quiet = !m.is_tactical();
+            let a = alpha.max(pass.best);
+
+            let child = pos.make_move(m);
+            let gives_check = child.in_check();
+            let continuation_score = if quiet {
+                let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
+                self.tables.continuation_score(now, &pass.continuation)
+            } else {
+                0
+            };
+
+            // Step 10. Prune hopeless moves near the leaves: never the first move, never a
+            // check or an evasion, never once a mate against us is all we have found.
+            if !pv_node && !in_check && !gives_check && pass.searched > 0 && pass.best > -MATE_BOUND
+            {
+                if quiet {
+                    let late = (3 + depth * depth) / if pass.improving { 1 } else { 2 };
+                    if self.features.late_move_pruning
+                        && depth <= 7
+                        && self.stack[ply].quiet_count as i32 >= late
+                    {
+                        continue;
+                    }
+                    if self.features.futility && depth <= 6 && pass.eval + 100 + 90 * depth <= a {
+                        continue;
+                    }
+                    // Quiet moves that have done badly after the moves that led here.
+                    if self.features.history_pruning
+                        && depth <= 3
+                        && continuation_score < -HISTORY_PRUNING_MARGIN * depth
+                    {
+                        continue;
+                    }
+                }
+                if self.features.see_pruning && depth <= 6 {
+                    let threshold = if quiet {
+                        -25 * depth * depth
+                    } else {
+                        -90 * depth
+                    };
+                    if !see_at_least(pos, m, threshold) {
+                        continue;
+                    }
+                }
+            }
+
+            // Step 11. Extensions: checks, and recaptures on the square just captured on
+            // (micro-Max's recapture extension), the latter in PV nodes only.
+            let check_extension = gives_check
+                && self.features.check_extension
+                && ply < 2 * self.root_depth as usize
+                && see_at_least(pos, m, 0);
+            let recapture_extension = self.features.recapture_extension
+                && pv_node
+                && m.is_capture()
+                && pass.previous.is_capture()
+                && pass.previous.to() == m.to();
+            let extension = if m == pass.tt_move && pass.tt_extension != 0 {
+                pass.tt_extension
+            } else {
+                i32::from(check_extension || recapture_extension)
+            };
+            let new_depth = depth - 1 + extension;
+
+            node.child = child;
+            node.mv = m;
+            node.quiet = quiet;
+            node.move_alpha = a;
+            node.extension = extension;
+            node.new_depth = new_depth;
+            self.enter_move(pos, ply, m);
+            self.stack[ply].reduction = 0;
+            if pass.searched == 0 {
+                return node.ask(
+                    ResumeAfter::FirstMove,
+                    ChildSearch {
+                        kind: ChildKind::Main,
+                        depth: new_depth,
+                        alpha: -beta,
+                        beta: -a,
+                        ply: ply + 1,
+                        cut_node: !pv_node && !pass.cut_node,
+                    },
+                );
+            }
+            // Late-move reductions for quiet moves ordered late.
+            let mut reduction = 0;
+            if self.features.late_move_reductions
+                && depth >= 3
+                && pass.searched > usize::from(pv_node)
+                && quiet
+                && !in_check
+                && !gives_check
+            {
+                reduction = i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
+                reduction -= i32::from(pv_node);
+                reduction += i32::from(!pass.improving);
+                reduction += i32::from(pass.cut_node);
+                if self.features.histories {
+                    if self.stack[ply].is_killer(m) || m == pass.counter {
+                        reduction -= 1;
+                    }
+                    let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+                    reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
+                } else {
+                    if self.stack[ply].is_killer(m) {
+                        reduction -= 1;
+                    }
+                    reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
+                }
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            self.stack[ply].reduction = reduction;
+            node.reduction = reduction;
+            return node.ask(
+                ResumeAfter::ZeroWindow,
+                ChildSearch {
+                    kind: ChildKind::ZeroWindow,
+                    depth: new_depth - reduction,
+                    alpha: -a - 1,
+                    beta: -a,
+                    ply: ply + 1,
+                    cut_node: true,
+                },
+            );
+        }
+        self.finish_moves(node, pos)
+    }
+
+    fn after_zero_window(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if score > node.move_alpha && node.reduction > 0 && !self.stopped {
+            return node.ask(
+                ResumeAfter::FullDepth,
+                ChildSearch {
+                    kind: ChildKind::FullDepth,
+                    depth: node.new_depth,
+                    alpha: -node.move_alpha - 1,
+                    beta: -node.move_alpha,
+                    ply: node.ply + 1,
+                    cut_node: !node.pass.cut_node,
+                },
+            );
+        }
+        self.after_full_depth(node, pos, score)
+    }
+
+    fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if score > node.move_alpha && score < node.beta && !self.stopped {
+            return node.ask(
+                ResumeAfter::PvsReSearch,
+                ChildSearch {
+                    kind: ChildKind::PvsReSearch,
+                    depth: node.new_depth,
+                    alpha: -node.beta,
+                    beta: -node.move_alpha,
+                    ply: node.ply + 1,
+                    cut_node: false,
+                },
+            );
+        }
+        self.after_move_window_searches(node, pos, score)
+    }
+
+    /// Self-deepening IID: a shallow fail-high is checked at full depth right away.
+    fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        let pass = &node.pass;
+        if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
+            return node.ask(
+                ResumeAfter::DeepeningReSearch,
+                ChildSearch {
+                    kind: ChildKind::DeepeningReSearch,
+                    depth: pass.full_depth - 1 + node.extension,
+                    alpha: -node.beta,
+                    beta: -node.move_alpha,
+                    ply: node.ply + 1,
+                    cut_node: false,
+                },
+            );
+        }
+        self.after_move(node, pos, score)
+    }
+
+    /// The move's searches are done: keep the best, and stop at a cutoff.
+    fn after_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        self.keys.pop();
+        if self.stopped {
+            node.pass.best = 0;
+            node.pass.best_move = Move::NULL;
+            node.pass.proven_at_full_depth = false;
+            return self.pass_done(node, pos);
+        }
+        let (ply, m, quiet) = (node.ply, node.mv, node.quiet);
+        node.pass.searched += 1;
+
+        if score > node.pass.best {
+            node.pass.best = score;
+            if score > node.alpha {
+                node.pass.best_move = m;
+                if node.pass.pv_node {
+                    self.stack.update_pv(ply, m);
+                }
+                if score >= node.beta {
+                    // Step 12. A cutoff: reward the move that caused it, and punish the
+                    // moves of its kind tried before it.
+                    let pass = &node.pass;
+                    let frame = &mut self.stack[ply];
+                    if quiet {
+                        frame.add_killer(m);
+                        self.tables.set_counter(pass.previous, m);
+                        self.tables.reward_quiet(
+                            pos,
+                            pass.depth,
+                            m,
+                            frame.quiets_tried(),
+                            &pass.continuation,
+                        );
+                        self.tables
+                            .reward_captures(pos, pass.depth, None, frame.captures_tried());
+                    } else {
+                        self.tables.reward_captures(
+                            pos,
+                            pass.depth,
+                            Some(m),
+                            frame.captures_tried(),
+                        );
+                    }
+                    return self.finish_moves(node, pos);
+                }
+            }
+        }
+        if quiet {
+            self.stack[ply].remember_quiet(m);
+        } else {
+            self.stack[ply].remember_capture(m);
+        }
+        self.next_move(node, pos)
+    }
+
+    /// Steps 13-15 once the moves are done.
+    fn finish_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let ply = node.ply;
+        let pass = &mut node.pass;
+        // Step 13. No legal move: mate or stalemate.
+        if node.moves_seen == 0 {
+            pass.best = if pass.in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+            pass.best_move = Move::NULL;
+            pass.proven_at_full_depth = true;
+            return self.pass_done(node, pos);
+        }
+
+        // Step 14. Store the result.
+        if pass.depth == pass.full_depth {
+            pass.proven_at_full_depth = true;
+        }
+        let (best, best_move) = (pass.best, pass.best_move);
+        let bound = if best >= node.beta {
+            Bound::Lower
+        } else if !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.stack[ply].excluded_move.is_null() {
+            let raw_eval = self.stack[ply].raw_eval;
+            let static_eval = if pass.in_check { 0 } else { raw_eval };
+            self.tt.store(
+                pos.key(),
+                ply,
+                best_move,
+                best,
+                static_eval,
+                pass.depth,
+                bound,
+            );
+            // Step 15. Learn the static eval's error from a result that bounds it from the
+            // right side: quiet best moves only (captures are for quiescence to see).
+            if self.features.correction_history
+                && !pass.in_check
+                && !best_move.is_tactical()
+                && !is_mate_score(best)
+                && (bound != Bound::Lower || best > pass.eval)
+                && (bound != Bound::Upper || best < pass.eval)
+            {
+                self.tables
+                    .correction
+                    .update(pos, pass.depth, best - raw_eval);
+            }
+        }
+        self.pass_done(node, pos)
+    }
+
+    /// A pass of the move loop has its result in `node.pass`.
+    fn pass_done(&mut self, node: &mut Node, pos: &Position) -> Step {
+        if node.pass.last {
+            Step::Value(node.pass.best)
+        } else {
+            self.after_deepening_pass(node, pos)
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Quiescence
+    // ------------------------------------------------------------------------------------
+
+    fn enter_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let (alpha, beta, ply) = (node.alpha, node.beta, node.ply);
+        self.count_node();
+        if self.stopped {
+            return Step::Value(0);
+        }
+        self.stack[ply].pv_len = ply;
+        self.selective_depth = self.selective_depth.max(ply);
+        if ply >= MAX_PLY - 4 {
+            return Step::Value(self.stack.evaluate(pos, ply, self.features.evaluation));
+        }
+        if pos.is_insufficient_material() {
+            return Step::Value(DRAW);
+        }
+
+        // Q1. The table, at depth 0.
+        let tt_hit = self.tt.probe(pos.key(), ply);
+        let pv_node = beta - alpha > 1;
+        if let Some(hit) = tt_hit
+            && !pv_node
+            && hit.cuts_off(alpha, beta)
+        {
+            return Step::Value(hit.score);
+        }
+
+        // Q2. Stand pat, unless in check (then every evasion is searched).
+        let in_check = pos.in_check();
+        let mut pass = MovePass {
+            pv_node,
+            in_check,
+            ..MovePass::default()
+        };
+        if in_check {
+            node.stand_pat = -INFINITY;
+        } else {
+            let stand_pat = tt_hit.map_or_else(
+                || self.stack.evaluate(pos, ply, self.features.evaluation),
+                |h| h.static_eval,
+            );
+            if stand_pat >= beta {
+                return Step::Value(stand_pat);
+            }
+            node.alpha = alpha.max(stand_pat);
+            node.stand_pat = stand_pat;
+            pass.best = stand_pat;
+        }
+
+        let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
+        pass.tt_move = tt_move;
+        let continuation = self.continuation_slots(ply);
+        let frame = &mut self.stack[ply];
+        if in_check {
+            let killers = frame.killers;
+            frame
+                .picker
+                .reset_main(tt_move, killers, Move::NULL, continuation);
+        } else {
+            frame.picker.reset_quiescence(tt_move);
+        }
+        node.pass = pass;
+        node.moves_seen = 0;
+        self.next_quiescence_move(node, pos)
+    }
+
+    fn next_quiescence_move(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let ply = node.ply;
+        let (in_check, tt_move) = (node.pass.in_check, node.pass.tt_move);
+        while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
+            node.moves_seen += 1;
+            if !in_check {
+                // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
+                let gain = if m.is_capture() {
+                    pos.piece_at(m.to())
+                        .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
+                } else {
+                    0
+                } + m
+                    .promotion()
+                    .map_or(0, |k| piece_value(k) - piece_value(PieceKind::Pawn));
+                if node.stand_pat + gain + 200 <= node.alpha {
+                    continue;
+                }
+                // Q4. Losing captures cannot help. The picker hands out no others, except
+                // the TT move.
+                if m == tt_move && !see_at_least(pos, m, 0) {
+                    continue;
+                }
+            }
+            node.child = pos.make_move(m);
+            node.mv = m;
+            self.enter_move(pos, ply, m);
+            return node.ask(
+                ResumeAfter::QuiescenceMove,
+                ChildSearch {
+                    kind: ChildKind::Quiescence,
+                    depth: 0,
+                    alpha: -node.beta,
+                    beta: -node.alpha,
+                    ply: ply + 1,
+                    cut_node: false,
+                },
+            );
+        }
+        self.finish_quiescence(node, pos)
+    }
+
+    fn after_quiescence_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        self.keys.pop();
+        if self.stopped {
+            return Step::Value(0);
+        }
+        if score > node.pass.best {
+            node.pass.best = score;
+            if score > node.alpha {
+                node.alpha = score;
+                node.pass.best_move = node.mv;
+                if node.pass.pv_node {
+                    self.stack.update_pv(node.ply, node.mv);
+                }
+                if score >= node.beta {
+                    return self.finish_quiescence(node, pos);
+                }
+            }
+        }
+        self.next_quiescence_move(node, pos)
+    }
+
+    fn finish_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let pass = &node.pass;
+        if pass.in_check && node.moves_seen == 0 {
+            return Step::Value(-MATE + node.ply as i32);
+        }
+        let bound = if pass.best >= node.beta {
+            Bound::Lower
+        } else if !pass.best_move.is_null() && pass.pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let static_eval = if pass.in_check { 0 } else { node.stand_pat };
+        self.tt.store(
+            pos.key(),
+            node.ply,
+            pass.best_move,
+            pass.best,
+            static_eval,
+            0,
+            bound,
+        );
+        Step::Value(pass.best)
+    }
+}
