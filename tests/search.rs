@@ -1,41 +1,15 @@
 //! Search behaviour through the library: mates found with the exact score, deepening ending
 //! at a proven mate, legal moves from every perft position, node limits and exclusions.
 
+mod common;
+
+use common::{MateCase, mate_cases};
 use ironwood::board::{MoveList, Position, legal_moves, parse_san};
 use ironwood::search::{
     IidMode, SearchControl, SearchFeatures, SearchLimits, Searcher, Silent, TimeBudget, mate_moves,
 };
 
-const MATES: &str = include_str!("data/mates.epd");
 const PERFT: &str = include_str!("data/perft.epd");
-
-struct MateCase {
-    fen: String,
-    best: Vec<String>,
-    moves: i32,
-}
-
-fn mate_cases() -> Vec<MateCase> {
-    MATES
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let fen = fields[..4].join(" ");
-            let ops = fields[4..].join(" ");
-            let mut best = Vec::new();
-            let mut moves = 0;
-            for op in ops.split(';').map(str::trim) {
-                if let Some(list) = op.strip_prefix("bm ") {
-                    best = list.split_whitespace().map(String::from).collect();
-                } else if let Some(n) = op.strip_prefix("dm ") {
-                    moves = n.trim().parse().unwrap();
-                }
-            }
-            MateCase { fen, best, moves }
-        })
-        .collect()
-}
 
 fn run(
     searcher: &mut Searcher,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Engine, LONG, SHORT, run_ironwood, thinking};
+use common::{Engine, LONG, MateCase, SHORT, mate_cases, run_ironwood, thinking};
 use ironwood::bench::BENCH_POSITIONS;
 use ironwood::board::{MoveList, Position, is_legal, legal_moves, parse_move, parse_san};
 use ironwood::nnue::{Evaluation, Network};
@@ -14,23 +14,36 @@ use ironwood::search::{
 };
 
 const PERFT: &str = include_str!("data/perft.epd");
-const MATES: &str = include_str!("data/mates.epd");
+
+/// A fresh search of `pos` on `threads` threads with `features` (their driver included).
+fn search_with(
+    pos: &Position,
+    threads: usize,
+    features: SearchFeatures,
+    limits: &SearchLimits,
+) -> SearchOutcome {
+    let mut searcher = Searcher::new(16, threads);
+    searcher.features = features;
+    searcher.search(
+        pos,
+        &[],
+        limits,
+        &SearchControl::new(None, false),
+        &mut Silent,
+    )
+}
 
 /// A fresh single-threaded search of `fen` to `depth` with `features` and `driver`.
 fn search(fen: &str, depth: u32, features: SearchFeatures, driver: SearchDriver) -> SearchOutcome {
-    let pos = Position::from_fen(fen).unwrap();
-    let mut searcher = Searcher::new(16, 1);
-    searcher.features = SearchFeatures { driver, ..features };
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    searcher.search(
-        &pos,
-        &[],
+    search_with(
+        &Position::from_fen(fen).unwrap(),
+        1,
+        SearchFeatures { driver, ..features },
         &limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
     )
 }
 
@@ -172,19 +185,15 @@ fn with_two_threads_both_drivers_play_legal_moves() {
     for driver in [SearchDriver::Recursive, SearchDriver::Iterative] {
         for fen in perft_fens().iter().take(12) {
             let pos = Position::from_fen(fen).unwrap();
-            let mut searcher = Searcher::new(16, 2);
-            searcher.features.driver = driver;
             let limits = SearchLimits {
                 depth: Some(7),
                 ..SearchLimits::default()
             };
-            let outcome = searcher.search(
-                &pos,
-                &[],
-                &limits,
-                &SearchControl::new(None, false),
-                &mut Silent,
-            );
+            let features = SearchFeatures {
+                driver,
+                ..SearchFeatures::default()
+            };
+            let outcome = search_with(&pos, 2, features, &limits);
             let mut moves = MoveList::new();
             legal_moves(&pos, &mut moves);
             if moves.is_empty() {
@@ -203,19 +212,15 @@ fn with_two_threads_both_drivers_play_legal_moves() {
 fn a_node_limit_stops_the_iterative_driver_with_a_legal_move() {
     for fen in perft_fens().iter().take(6) {
         let pos = Position::from_fen(fen).unwrap();
-        let mut searcher = Searcher::new(16, 1);
-        searcher.features.driver = SearchDriver::Iterative;
         let limits = SearchLimits {
             nodes: Some(5_000),
             ..SearchLimits::default()
         };
-        let outcome = searcher.search(
-            &pos,
-            &[],
-            &limits,
-            &SearchControl::new(None, false),
-            &mut Silent,
-        );
+        let features = SearchFeatures {
+            driver: SearchDriver::Iterative,
+            ..SearchFeatures::default()
+        };
+        let outcome = search_with(&pos, 1, features, &limits);
         assert!(is_legal(&pos, outcome.best_move), "{fen}");
         // The limit is polled every 2048 nodes.
         assert!(outcome.nodes < 5_000 + 4096, "{fen}: {}", outcome.nodes);
@@ -225,19 +230,7 @@ fn a_node_limit_stops_the_iterative_driver_with_a_legal_move() {
 #[test]
 fn the_iterative_driver_finds_the_mates_with_their_exact_scores() {
     let mut checked = 0;
-    for line in MATES.lines().filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let fen = fields[..4].join(" ");
-        let ops = fields[4..].join(" ");
-        let mut best = Vec::new();
-        let mut moves = 0;
-        for op in ops.split(';').map(str::trim) {
-            if let Some(list) = op.strip_prefix("bm ") {
-                best = list.split_whitespace().map(String::from).collect();
-            } else if let Some(n) = op.strip_prefix("dm ") {
-                moves = n.trim().parse().unwrap();
-            }
-        }
+    for MateCase { fen, best, moves } in mate_cases() {
         if moves > 4 {
             continue;
         }

@@ -427,3 +427,33 @@ pub fn run_script(program: &str, args: &[&OsStr], limit: Duration) -> std::io::R
 pub fn in_ci() -> bool {
     std::env::var_os("CI").is_some_and(|v| !v.is_empty())
 }
+
+/// A position of `tests/data/mates.epd`: its best moves (SAN) and the mate distance in moves.
+pub struct MateCase {
+    pub fen: String,
+    pub best: Vec<String>,
+    pub moves: i32,
+}
+
+/// Every position of `tests/data/mates.epd`.
+pub fn mate_cases() -> Vec<MateCase> {
+    include_str!("../data/mates.epd")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let fen = fields[..4].join(" ");
+            let ops = fields[4..].join(" ");
+            let mut best = Vec::new();
+            let mut moves = 0;
+            for op in ops.split(';').map(str::trim) {
+                if let Some(list) = op.strip_prefix("bm ") {
+                    best = list.split_whitespace().map(String::from).collect();
+                } else if let Some(n) = op.strip_prefix("dm ") {
+                    moves = n.trim().parse().unwrap();
+                }
+            }
+            MateCase { fen, best, moves }
+        })
+        .collect()
+}
