@@ -465,7 +465,7 @@ impl ThreadSearch<'_> {
             if !see_at_least(pos, m, node.probcut_threshold) {
                 continue;
             }
-            node.child = pos.make_move(m);
+            pos.make_move_into(m, &mut node.child);
             node.mv = m;
             self.enter_move(pos, ply, m);
             return node.ask(
@@ -704,8 +704,8 @@ impl ThreadSearch<'_> {
             let quiet = !m.is_tactical();
             let a = alpha.max(pass.best);
 
-            let child = pos.make_move(m);
-            let gives_check = child.in_check();
+            pos.make_move_into(m, &mut node.child);
+            let gives_check = node.child.in_check();
             let continuation_score = if quiet {
                 let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
                 self.tables.continuation_score(now, &pass.continuation)
@@ -766,7 +766,6 @@ impl ThreadSearch<'_> {
             };
             let new_depth = depth - 1 + extension;
 
-            node.child = child;
             node.mv = m;
             node.quiet = quiet;
             node.move_alpha = a;
@@ -1098,7 +1097,7 @@ impl ThreadSearch<'_> {
                     continue;
                 }
             }
-            node.child = pos.make_move(m);
+            pos.make_move_into(m, &mut node.child);
             node.mv = m;
             self.enter_move(pos, ply, m);
             return node.ask(
