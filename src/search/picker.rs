@@ -202,10 +202,15 @@ impl MovePicker {
             return None;
         }
         let keys = &self.keys[self.next..self.end];
-        // The first of the highest keys, in two passes: the maximum alone vectorizes, and
-        // most picks find it early in the second.
-        let best_key = keys.iter().copied().max().unwrap_or(i32::MIN);
-        let best = self.next + keys.iter().position(|&key| key == best_key).unwrap_or(0);
+        let mut best = 0;
+        let mut best_key = keys[0];
+        for (j, &key) in keys.iter().enumerate().skip(1) {
+            if key > best_key {
+                best = j;
+                best_key = key;
+            }
+        }
+        let best = self.next + best;
         self.moves.swap(self.next, best);
         self.keys.swap(self.next, best);
         let picked = self.moves.get(self.next);
