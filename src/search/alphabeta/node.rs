@@ -774,6 +774,7 @@ impl ThreadSearch<'_> {
             // check or an evasion, never once a mate against us is all we have found.
             if !pv_node && !in_check && !gives_check && pass.searched > 0 && pass.best > -MATE_BOUND
             {
+                // Late-move, futility and history pruning of quiet moves, then SEE pruning.
                 let limits = &pass.limits;
                 if quiet
                     && (self.stack[ply].quiet_count as i32 >= limits.late_quiets
