@@ -108,6 +108,24 @@ fn zobrist_incremental_equals_scratch_to_depth_three() {
     assert!(visited > 100_000);
 }
 
+/// The search makes its moves into one reused child position: each must equal the fresh one.
+#[test]
+fn make_move_into_a_reused_position_equals_make_move() {
+    let mut child = Position::startpos();
+    let mut made = 0;
+    for case in cases() {
+        let pos = Position::from_fen(&case.fen).unwrap();
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        for &m in &list {
+            pos.make_move_into(m, &mut child);
+            assert!(child == pos.make_move(m), "{m} from {}", case.fen);
+            made += 1;
+        }
+    }
+    assert!(made > 500, "{made} moves");
+}
+
 #[test]
 fn fen_round_trips_for_every_suite_position() {
     for case in cases() {
