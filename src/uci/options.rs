@@ -123,29 +123,11 @@ pub(crate) fn announcements(
             *get(&mut features)
         ));
     }
-    let default = IID_CHOICES
-        .iter()
-        .find(|(_, mode)| *mode == options.search.iid)
-        .map_or("Classic", |(name, _)| name);
-    let vars: Vec<String> = IID_CHOICES
-        .iter()
-        .map(|(name, _)| format!("var {name}"))
-        .collect();
-    lines.push(format!(
-        "option name IID type combo default {default} {}",
-        vars.join(" ")
-    ));
-    let default = DRIVER_CHOICES
-        .iter()
-        .find(|(_, driver)| *driver == options.search.driver)
-        .map_or("Recursive", |(name, _)| name);
-    let vars: Vec<String> = DRIVER_CHOICES
-        .iter()
-        .map(|(name, _)| format!("var {name}"))
-        .collect();
-    lines.push(format!(
-        "option name Search Driver type combo default {default} {}",
-        vars.join(" ")
+    lines.push(combo_line("IID", &IID_CHOICES, options.search.iid));
+    lines.push(combo_line(
+        "Search Driver",
+        &DRIVER_CHOICES,
+        options.search.driver,
     ));
     let vars: Vec<String> = EVALUATION_CHOICES
         .iter()
@@ -161,6 +143,30 @@ pub(crate) fn announcements(
         options.eval_file
     ));
     lines
+}
+
+/// `option name NAME type combo default CURRENT var A var B ...` for a table of choices.
+fn combo_line<T: Copy + PartialEq>(name: &str, choices: &[(&str, T)], current: T) -> String {
+    let default = choices
+        .iter()
+        .find(|(_, value)| *value == current)
+        .map_or(choices[0].0, |(choice, _)| choice);
+    let vars: Vec<String> = choices
+        .iter()
+        .map(|(choice, _)| format!("var {choice}"))
+        .collect();
+    format!(
+        "option name {name} type combo default {default} {}",
+        vars.join(" ")
+    )
+}
+
+/// The value of the choice named `value`, in any case.
+fn find_choice<T: Copy>(choices: &[(&str, T)], value: &str) -> Option<T> {
+    choices
+        .iter()
+        .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
+        .map(|&(_, chosen)| chosen)
 }
 
 fn parse_check(value: &str) -> Option<bool> {
@@ -253,19 +259,11 @@ pub(crate) fn set(
             Ok(OptionEffect::Nothing)
         }
         "iid" => {
-            let (_, mode) = IID_CHOICES
-                .iter()
-                .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
-                .ok_or_else(bad)?;
-            options.search.iid = *mode;
+            options.search.iid = find_choice(&IID_CHOICES, value).ok_or_else(bad)?;
             Ok(OptionEffect::SearchFeatures)
         }
         "search driver" => {
-            let (_, driver) = DRIVER_CHOICES
-                .iter()
-                .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
-                .ok_or_else(bad)?;
-            options.search.driver = *driver;
+            options.search.driver = find_choice(&DRIVER_CHOICES, value).ok_or_else(bad)?;
             Ok(OptionEffect::SearchFeatures)
         }
         "evaluation" => {

@@ -59,6 +59,33 @@ impl OptionError {
 }
 
 /// A check box: XBoard sends 0 or 1.
+/// `NAME -combo A /// *CURRENT /// C` for a table of choices.
+fn combo_feature<T: Copy + PartialEq>(name: &str, choices: &[(&str, T)], current: T) -> String {
+    let choices: Vec<String> = choices
+        .iter()
+        .map(|(choice, value)| {
+            if *value == current {
+                format!("*{choice}")
+            } else {
+                (*choice).to_string()
+            }
+        })
+        .collect();
+    format!("{name} -combo {}", choices.join(" /// "))
+}
+
+/// The value of the choice named exactly `value`, or the range text for the error reply.
+fn find_choice<T: Copy>(choices: &[(&str, T)], value: &str) -> Result<T, String> {
+    choices
+        .iter()
+        .find(|(choice, _)| *choice == value)
+        .map(|&(_, chosen)| chosen)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(choice, _)| *choice).collect();
+            format!("one of {}", names.join(", "))
+        })
+}
+
 fn parse_check(value: &str) -> Option<bool> {
     match value {
         "1" => Some(true),
@@ -121,28 +148,12 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
     for (name, get) in SWITCHES {
         list.push(format!("{name} -check {}", u8::from(*get(&mut features))));
     }
-    let choices: Vec<String> = IID_CHOICES
-        .iter()
-        .map(|(name, mode)| {
-            if *mode == options.search.iid {
-                format!("*{name}")
-            } else {
-                (*name).to_string()
-            }
-        })
-        .collect();
-    list.push(format!("IID -combo {}", choices.join(" /// ")));
-    let choices: Vec<String> = DRIVER_CHOICES
-        .iter()
-        .map(|(name, driver)| {
-            if *driver == options.search.driver {
-                format!("*{name}")
-            } else {
-                (*name).to_string()
-            }
-        })
-        .collect();
-    list.push(format!("Search Driver -combo {}", choices.join(" /// ")));
+    list.push(combo_feature("IID", &IID_CHOICES, options.search.iid));
+    list.push(combo_feature(
+        "Search Driver",
+        &DRIVER_CHOICES,
+        options.search.driver,
+    ));
     let current = options.evaluation_name();
     let choices: Vec<String> = EVALUATION_CHOICES
         .iter()
@@ -218,26 +229,11 @@ pub(crate) fn set(
             Ok(OptionEffect::Reseed)
         }
         "IID" => {
-            let (_, mode) = IID_CHOICES
-                .iter()
-                .find(|(choice, _)| *choice == value)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = IID_CHOICES.iter().map(|(choice, _)| *choice).collect();
-                    bad(format!("one of {}", names.join(", ")))
-                })?;
-            options.search.iid = *mode;
+            options.search.iid = find_choice(&IID_CHOICES, value).map_err(bad)?;
             Ok(OptionEffect::SearchFeatures)
         }
         "Search Driver" => {
-            let (_, driver) = DRIVER_CHOICES
-                .iter()
-                .find(|(choice, _)| *choice == value)
-                .ok_or_else(|| {
-                    let names: Vec<&str> =
-                        DRIVER_CHOICES.iter().map(|(choice, _)| *choice).collect();
-                    bad(format!("one of {}", names.join(", ")))
-                })?;
-            options.search.driver = *driver;
+            options.search.driver = find_choice(&DRIVER_CHOICES, value).map_err(bad)?;
             Ok(OptionEffect::SearchFeatures)
         }
         "Evaluation" => {
