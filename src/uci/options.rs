@@ -129,14 +129,11 @@ pub(crate) fn announcements(
         &DRIVER_CHOICES,
         options.search.driver,
     ));
-    let vars: Vec<String> = EVALUATION_CHOICES
-        .iter()
-        .map(|name| format!("var {name}"))
-        .collect();
-    lines.push(format!(
-        "option name Evaluation type combo default {} {}",
+    let evaluations = EVALUATION_CHOICES.map(|name| (name, name));
+    lines.push(combo_line(
+        "Evaluation",
+        &evaluations,
         options.evaluation_name(),
-        vars.join(" ")
     ));
     lines.push(format!(
         "option name EvalFile type string default {}",

@@ -58,7 +58,6 @@ impl OptionError {
     }
 }
 
-/// A check box: XBoard sends 0 or 1.
 /// `NAME -combo A /// *CURRENT /// C` for a table of choices.
 fn combo_feature<T: Copy + PartialEq>(name: &str, choices: &[(&str, T)], current: T) -> String {
     let choices: Vec<String> = choices
@@ -86,6 +85,7 @@ fn find_choice<T: Copy>(choices: &[(&str, T)], value: &str) -> Result<T, String>
         })
 }
 
+/// A check box: XBoard sends 0 or 1.
 fn parse_check(value: &str) -> Option<bool> {
     match value {
         "1" => Some(true),
@@ -154,18 +154,12 @@ pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
         &DRIVER_CHOICES,
         options.search.driver,
     ));
-    let current = options.evaluation_name();
-    let choices: Vec<String> = EVALUATION_CHOICES
-        .iter()
-        .map(|&name| {
-            if name == current {
-                format!("*{name}")
-            } else {
-                name.to_string()
-            }
-        })
-        .collect();
-    list.push(format!("Evaluation -combo {}", choices.join(" /// ")));
+    let evaluations = EVALUATION_CHOICES.map(|name| (name, name));
+    list.push(combo_feature(
+        "Evaluation",
+        &evaluations,
+        options.evaluation_name(),
+    ));
     list.push(format!("EvalFile -file {}", options.eval_file));
     list
 }
