@@ -286,7 +286,7 @@ mod tests {
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
-                "Histories -check 0",
+                "Histories -check 1",
                 "History Pruning -check 0",
                 "Singular Extensions -check 0",
                 "Correction History -check 0",
