@@ -288,7 +288,7 @@ mod tests {
                 "SEE Pruning -check 1",
                 "Histories -check 1",
                 "History Pruning -check 0",
-                "Singular Extensions -check 0",
+                "Singular Extensions -check 1",
                 "Correction History -check 0",
                 "ProbCut -check 0",
                 "Adaptive Time -check 1",
