@@ -245,8 +245,13 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             let pos = Position::from_fen(&case.fen).unwrap();
             let mut searcher = Searcher::new(16, 1);
             // Each toggle adds to the classic set, whatever the defaults are.
-            searcher.features.histories = false;
-            searcher.features.singular_extensions = false;
+            let features = &mut searcher.features;
+            features.histories = false;
+            features.history_pruning = false;
+            features.singular_extensions = false;
+            features.correction_history = false;
+            features.check_extension = false;
+            features.probcut = false;
             toggle(&mut searcher.features);
             let limits = SearchLimits {
                 depth: Some((2 * case.moves + 14) as u32),
