@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{MateCase, mate_cases};
+use common::{MateCase, mate_cases, mate_search_depth};
 use ironwood::board::{MoveList, Position, legal_moves, parse_san};
 use ironwood::search::{
     IidMode, SearchControl, SearchFeatures, SearchLimits, Searcher, Silent, TimeBudget, mate_moves,
@@ -45,7 +45,7 @@ fn mates_in_one_to_four_have_the_exact_score_and_a_mating_move() {
         for case in &cases {
             // Zugzwang problems (mates.08) hide behind null-move and futility pruning until
             // the verification search reaches them; a proven mate stops deepening at once.
-            let depth = (2 * case.moves + 14) as u32;
+            let depth = mate_search_depth(case.moves);
             let outcome = search_depth(&case.fen, depth, iid);
             assert_eq!(
                 mate_moves(outcome.score),
@@ -92,7 +92,7 @@ fn a_proven_mate_ends_deepening_early() {
         // Mate in N is N*2-1 plies: the search stops at the first depth that proves it,
         // not at the maximum depth (extensions can make that a little later).
         assert!(
-            outcome.depth <= (2 * case.moves + 14) as u32,
+            outcome.depth <= mate_search_depth(case.moves),
             "{}: went on to depth {}",
             case.fen,
             outcome.depth
@@ -254,7 +254,7 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             features.probcut = false;
             toggle(&mut searcher.features);
             let limits = SearchLimits {
-                depth: Some((2 * case.moves + 14) as u32),
+                depth: Some(mate_search_depth(case.moves)),
                 ..SearchLimits::default()
             };
             let outcome = run(&mut searcher, &pos, &[], &limits);

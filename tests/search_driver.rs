@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{Engine, LONG, MateCase, SHORT, mate_cases, run_ironwood, thinking};
+use common::{
+    Engine, LONG, MateCase, SHORT, mate_cases, mate_search_depth, run_ironwood, thinking,
+};
 use ironwood::bench::BENCH_POSITIONS;
 use ironwood::board::{MoveList, Position, is_legal, legal_moves, parse_move, parse_san};
 use ironwood::nnue::{Evaluation, Network};
@@ -240,7 +242,7 @@ fn the_iterative_driver_finds_the_mates_with_their_exact_scores() {
                 iid,
                 ..SearchFeatures::default()
             };
-            let depth = (2 * moves + 14) as u32;
+            let depth = mate_search_depth(moves);
             let outcome = search(&fen, depth, features, SearchDriver::Iterative);
             assert_eq!(
                 mate_moves(outcome.score),

@@ -290,7 +290,7 @@ mod tests {
                 "History Pruning -check 0",
                 "Singular Extensions -check 1",
                 "Correction History -check 0",
-                "ProbCut -check 0",
+                "ProbCut -check 1",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
