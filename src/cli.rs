@@ -28,13 +28,17 @@ Subcommands:
                                     all cores), appended to FILE; runs until killed
                                     without --games; --nodes is a soft limit (default 5000)
   tune --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
-       [--lambda X] [--seed N] [--holdout F] [--l2 X]
+       [--lambda X] [--seed N] [--holdout F] [--l2 X] [--resolve] [--min-positions N]
                                     fit every evaluation weight to datagen files; writes a
                                     weights.rs (defaults: 30 epochs, batch 16384, lr 1,
                                     lambda 0.5 = half result, half search score; --holdout:
                                     the last fraction F of the positions is not trained on,
                                     and the epoch with its lowest loss is written; --l2:
-                                    penalty on the distance from the current weights)
+                                    penalty on the distance from the current weights;
+                                    --resolve: fit the end of each position's capture
+                                    line, found by quiescence, instead of the position;
+                                    --min-positions: weights that fire in fewer positions
+                                    keep their current value)
   train --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
         [--lr-step N] [--lr-gamma X] [--lambda X] [--seed N] [--holdout F] [--flip-files]
                                     fit the NNUE network to datagen files; writes the
@@ -157,6 +161,8 @@ pub struct TuneArgs {
     pub seed: u64,
     pub holdout: f64,
     pub l2: f64,
+    pub resolve: bool,
+    pub min_positions: usize,
 }
 
 /// The numbers are checked to be finite when parsed, so equality is an equivalence.
@@ -515,6 +521,10 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
                     return Err(CliError("--l2 must be 0 or more".to_string()));
                 }
                 tune.l2 = l2;
+            }
+            "--resolve" if inline.is_none() => tune.resolve = true,
+            "--min-positions" => {
+                tune.min_positions = number(name, value(name, inline, args, &mut i)?)?;
             }
             _ if is_option(name) => {
                 return Err(CliError(format!("unknown option `{name}` for tune")));

@@ -130,6 +130,8 @@ fn main() {
                 seed: args.seed,
                 holdout: args.holdout,
                 l2: args.l2,
+                resolve: args.resolve,
+                min_positions: args.min_positions,
                 threads: options
                     .threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -125,6 +125,53 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
         "{stdout}"
     );
 
+    // Quiescence-resolved positions: the count it moved is reported and recorded.
+    let resolved = dir.join("resolved.rs");
+    let (code, stdout, stderr) = ironwood(
+        &["tune", "--epochs", "2", "--resolve", "--data"],
+        &[&data, Path::new("--out"), &resolved],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(epoch_losses(&stdout).len(), 3, "{stdout}");
+    let counts: Vec<usize> = stderr
+        .split_whitespace()
+        .filter_map(|w| w.trim_start_matches('(').parse().ok())
+        .collect();
+    assert!(
+        stderr.contains("moved to the end of their capture line") && counts.len() == 2,
+        "{stderr}"
+    );
+    assert!(counts[1] <= counts[0], "{stderr}");
+    let header = std::fs::read_to_string(&resolved).unwrap();
+    assert!(header.contains("positions resolved by quiescence"));
+
+    // Weights seen in too few positions stay put: with a floor above the data's size, every
+    // weight keeps its committed value (only the three scale factors may move).
+    let floored = dir.join("floored.rs");
+    let (code, stdout, stderr) = ironwood(
+        &[
+            "tune",
+            "--epochs",
+            "2",
+            "--min-positions",
+            "1000000",
+            "--data",
+        ],
+        &[&data, Path::new("--out"), &floored],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("stay as they are"), "{stdout}");
+    let weights_block = |text: &str| {
+        let start = text.find("pub const WEIGHTS").unwrap();
+        let end = text.find("pub const SCALE").unwrap();
+        text[start..end].to_string()
+    };
+    assert_eq!(
+        weights_block(&std::fs::read_to_string(&floored).unwrap()),
+        weights_block(&committed)
+    );
+    assert_ne!(weights_block(&written), weights_block(&committed));
+
     let (code, _, stderr) = ironwood(&["tune", "--out", "x.rs", "--data"], &[&dir.join("none")]);
     assert_eq!(code, 1);
     assert!(stderr.contains("none"), "{stderr}");

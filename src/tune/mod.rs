@@ -4,6 +4,8 @@
 //! mean((sigmoid(K * eval) - target)^2), target = lambda * result + (1 - lambda) *
 //! sigmoid(K * search score). The result is written as a new `src/eval/weights.rs`.
 
+mod resolve;
+
 use crate::datagen::format::read_file;
 use crate::eval::MAX_PHASE;
 use crate::eval::params::{ScaleFactors, Weights, index, weights_source};
@@ -15,6 +17,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 pub const DEFAULT_EPOCHS: usize = 30;
@@ -45,6 +48,12 @@ pub struct TuneConfig {
     /// Weight of the penalty l2 * sum((w - w0)^2) that holds every weight near its starting
     /// value unless the data says otherwise (weights that rarely fire would otherwise wander).
     pub l2: f64,
+    /// Trace the end of each position's quiescence line instead of the position itself.
+    pub resolve: bool,
+    /// A weight's midgame (endgame) half that fires in fewer training positions than this,
+    /// each counted by its midgame (endgame) share of the phase, keeps its starting value:
+    /// a handful of positions fits noise (a rook reaching all 14 squares in a middlegame).
+    pub min_positions: usize,
 }
 
 /// One training position: its trace (terms in `Dataset::terms`) and its labels.
@@ -71,6 +80,25 @@ impl Dataset {
     fn terms_of(&self, s: &Sample) -> &[(u16, i16)] {
         let first = s.first_term as usize;
         &self.terms[first..first + usize::from(s.term_count)]
+    }
+
+    /// Which parameters stay fixed: each midgame or endgame half of a weight that fires in
+    /// fewer than `min_positions` of `samples`, a position counting by its share of that
+    /// phase (the scale factors always move).
+    fn frozen(&self, samples: &[Sample], min_positions: usize) -> Vec<bool> {
+        let mut fired = vec![0.0f64; 2 * Weights::LEN];
+        for s in samples {
+            let midgame = f64::from(s.phase) / f64::from(MAX_PHASE);
+            for &(index, _) in self.terms_of(s) {
+                fired[2 * usize::from(index)] += midgame;
+                fired[2 * usize::from(index) + 1] += 1.0 - midgame;
+            }
+        }
+        let mut frozen = vec![false; PARAMS];
+        for (param, &count) in fired.iter().enumerate() {
+            frozen[param] = count < min_positions as f64;
+        }
+        frozen
     }
 
     fn from_traces(traced: Vec<(EvalTrace, f32, f32)>) -> Dataset {
@@ -272,12 +300,16 @@ fn fit_k(data: &Dataset, samples: &[Sample], params: &[f64], threads: usize) -> 
     ((a + b) / 2.0).exp()
 }
 
-fn load(config: &TuneConfig) -> Result<Dataset, String> {
+/// The traced positions, and how many of them quiescence moved (with `--resolve`).
+fn load(config: &TuneConfig) -> Result<(Dataset, usize), String> {
     let mut records = Vec::new();
     for path in &config.data {
         records.extend(read_file(path).map_err(|e| e.to_string())?);
     }
     let per_thread = records.len().div_ceil(config.threads.max(1)).max(1);
+    let resolve = config.resolve;
+    let moved = AtomicUsize::new(0);
+    let moved = &moved;
     let traced: Vec<(EvalTrace, f32, f32)> = std::thread::scope(|scope| {
         let handles: Vec<_> = records
             .chunks(per_thread)
@@ -285,7 +317,15 @@ fn load(config: &TuneConfig) -> Result<Dataset, String> {
                 scope.spawn(move || {
                     part.iter()
                         .filter_map(|r| {
-                            let trace = EvalTrace::of(&r.position)?;
+                            let trace = if resolve {
+                                let leaf = resolve::resolve(&r.position);
+                                if leaf.key() != r.position.key() {
+                                    moved.fetch_add(1, Ordering::Relaxed);
+                                }
+                                EvalTrace::of(&leaf)?
+                            } else {
+                                EvalTrace::of(&r.position)?
+                            };
                             Some((trace, r.result.white_score() as f32, f32::from(r.score)))
                         })
                         .collect::<Vec<_>>()
@@ -297,7 +337,7 @@ fn load(config: &TuneConfig) -> Result<Dataset, String> {
             .flat_map(|h| h.join().expect("tracing thread"))
             .collect()
     });
-    Ok(Dataset::from_traces(traced))
+    Ok((Dataset::from_traces(traced), moved.load(Ordering::Relaxed)))
 }
 
 /// The fitted weights as integers, and the scale factors kept within 0..=FULL.
@@ -312,7 +352,7 @@ fn rounded(params: &[f64]) -> (Weights, ScaleFactors) {
 
 pub fn run(config: &TuneConfig) -> Result<(), String> {
     let started = Instant::now();
-    let mut data = load(config)?;
+    let (mut data, moved) = load(config)?;
     if data.samples.is_empty() {
         return Err("no positions to tune on".to_string());
     }
@@ -320,9 +360,14 @@ pub fn run(config: &TuneConfig) -> Result<(), String> {
     let mut params = initial_params();
     let start = params.clone();
     eprintln!(
-        "tune: {} positions traced in {:.1} s",
+        "tune: {} positions traced in {:.1} s{}",
         data.samples.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        if config.resolve {
+            format!(" ({moved} moved to the end of their capture line)")
+        } else {
+            String::new()
+        }
     );
     let held = ((data.samples.len() as f64 * config.holdout).round() as usize)
         .min(data.samples.len().saturating_sub(1));
@@ -331,6 +376,15 @@ pub fn run(config: &TuneConfig) -> Result<(), String> {
     let data = data;
     let k = fit_k(&data, &samples, &params, threads);
     println!("K = {k:.6}");
+    let frozen = data.frozen(&samples, config.min_positions);
+    if config.min_positions > 0 {
+        println!(
+            "{} of {} midgame and endgame weights fire in fewer than {} positions and stay as they are",
+            frozen.iter().filter(|&&f| f).count(),
+            2 * Weights::LEN,
+            config.min_positions
+        );
+    }
     let lambda = config.lambda;
     let validation_loss = |params: &[f64]| {
         (!validation.is_empty()).then(|| loss(&data, &validation, params, k, lambda, threads))
@@ -354,7 +408,7 @@ pub fn run(config: &TuneConfig) -> Result<(), String> {
             let grad = gradient(&data, batch, &params, k, lambda, threads);
             step += 1;
             let (c1, c2) = (1.0 - f64::powi(beta1, step), 1.0 - f64::powi(beta2, step));
-            for i in 0..PARAMS {
+            for i in (0..PARAMS).filter(|&i| !frozen[i]) {
                 let grad = grad[i] + 2.0 * config.l2 * (params[i] - start[i]);
                 m[i] = beta1 * m[i] + (1.0 - beta1) * grad;
                 v[i] = beta2 * v[i] + (1.0 - beta2) * grad * grad;
@@ -398,13 +452,19 @@ pub fn run(config: &TuneConfig) -> Result<(), String> {
             names.join(", ")
         ),
         format!(
-            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam (kept: {best_epoch}), batch {}, learning rate {}, seed {}, holdout {}, l2 {}, loss {:.7} -> {:.7}.",
+            "K = {k:.6}, lambda = {lambda}, {} epochs of Adam (kept: {best_epoch}), batch {}, learning rate {}, seed {}, holdout {}, l2 {}, min positions {}, {}, loss {:.7} -> {:.7}.",
             config.epochs,
             config.batch,
             config.learning_rate,
             config.seed,
             config.holdout,
             config.l2,
+            config.min_positions,
+            if config.resolve {
+                "positions resolved by quiescence"
+            } else {
+                "positions as recorded"
+            },
             losses[0],
             losses[best_epoch]
         ),
