@@ -21,6 +21,14 @@ fn ironwood(args: &[&str], paths: &[&Path]) -> (i32, String, String) {
     )
 }
 
+/// `ironwood tune OPTIONS --data DATA --out OUT`.
+fn tune_with(options: &[&str], data: &Path, out: &Path) -> (i32, String, String) {
+    let mut args = vec!["tune"];
+    args.extend_from_slice(options);
+    args.push("--data");
+    ironwood(&args, &[data, Path::new("--out"), out])
+}
+
 fn tune(threads: &str, data: &Path, out: &Path) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ironwood"));
     command
@@ -101,18 +109,10 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     assert_eq!(written, std::fs::read_to_string(&b).unwrap());
 
     // Held-out games: their loss is shown and the best epoch by it is written.
-    let (code, stdout, stderr) = ironwood(
-        &[
-            "tune",
-            "--epochs",
-            "3",
-            "--batch",
-            "256",
-            "--holdout",
-            "0.25",
-            "--data",
-        ],
-        &[&data, Path::new("--out"), &b],
+    let (code, stdout, stderr) = tune_with(
+        &["--epochs", "3", "--batch", "256", "--holdout", "0.25"],
+        &data,
+        &b,
     );
     assert_eq!(code, 0, "{stderr}");
     let with_validation = stdout
@@ -127,10 +127,7 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
 
     // Quiescence-resolved positions: the count it moved is reported and recorded.
     let resolved = dir.join("resolved.rs");
-    let (code, stdout, stderr) = ironwood(
-        &["tune", "--epochs", "2", "--resolve", "--data"],
-        &[&data, Path::new("--out"), &resolved],
-    );
+    let (code, stdout, stderr) = tune_with(&["--epochs", "2", "--resolve"], &data, &resolved);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(epoch_losses(&stdout).len(), 3, "{stdout}");
     let counts: Vec<usize> = stderr
@@ -148,16 +145,10 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     // Weights seen in too few positions stay put: with a floor above the data's size, every
     // weight keeps its committed value (only the three scale factors may move).
     let floored = dir.join("floored.rs");
-    let (code, stdout, stderr) = ironwood(
-        &[
-            "tune",
-            "--epochs",
-            "2",
-            "--min-positions",
-            "1000000",
-            "--data",
-        ],
-        &[&data, Path::new("--out"), &floored],
+    let (code, stdout, stderr) = tune_with(
+        &["--epochs", "2", "--min-positions", "1000000"],
+        &data,
+        &floored,
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("stay as they are"), "{stdout}");
