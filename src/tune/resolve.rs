@@ -6,13 +6,11 @@
 use crate::board::moves::MAX_MOVES;
 use crate::board::{Move, MoveList, Position, legal_captures};
 use crate::eval::evaluate;
+use crate::search::ordering::mvv_lva;
 
 /// Captures deeper than this are not followed; a line that long is rare and its end is
 /// as good a leaf as any.
 const MAX_PLIES: usize = 12;
-
-/// Rough piece values for ordering captures, most valuable victim first.
-const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
 /// The position at the end of `pos`'s quiescence principal variation: `pos` itself when
 /// standing pat is best (the usual case for a position whose best move was quiet).
@@ -49,12 +47,7 @@ fn quiescence(pos: &Position, mut alpha: i32, beta: i32, ply: usize, line: &mut 
     legal_captures(pos, &mut captures);
     let mut scored: [(i32, usize); MAX_MOVES] = [(0, 0); MAX_MOVES];
     for (i, &m) in captures.iter().enumerate() {
-        let victim = pos
-            .piece_at(m.to())
-            .map_or(0, |p| ORDER_VALUE[p.kind.index()]);
-        let attacker = pos.piece_at(m.from()).map_or(0, |p| p.kind.index() as i32);
-        let promotion = m.promotion().map_or(0, |k| ORDER_VALUE[k.index()]);
-        scored[i] = (victim * 8 + promotion - attacker, i);
+        scored[i] = (mvv_lva(pos, m), i);
     }
     let scored = &mut scored[..captures.len()];
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
