@@ -63,6 +63,24 @@ fn epoch_losses(stdout: &str) -> Vec<f64> {
         .collect()
 }
 
+/// The (midgame, endgame) pairs of one table in a written `weights.rs`.
+fn table(source: &str, name: &str) -> Vec<(i32, i32)> {
+    let start = source
+        .find(&format!("    {name}: ["))
+        .unwrap_or_else(|| panic!("{name} missing"));
+    let body = &source[start..];
+    let body = &body[..body.find("],").unwrap()];
+    body.split("s(")
+        .skip(1)
+        .map(|pair| {
+            let mut numbers = pair
+                .split([',', ')'])
+                .map(|n| n.trim().parse::<i32>().unwrap());
+            (numbers.next().unwrap(), numbers.next().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     let dir = common::scratch_dir("tune");
@@ -141,6 +159,46 @@ fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     assert!(counts[1] <= counts[0], "{stderr}");
     let header = std::fs::read_to_string(&resolved).unwrap();
     assert!(header.contains("positions resolved by quiescence"));
+
+    // A step size that throws every weight about still leaves the shaped tables in shape:
+    // mobility rising, passers gaining by rank, king danger growing with the attack.
+    let wild = dir.join("wild.rs");
+    let (code, _, stderr) = tune_with(
+        &["--epochs", "2", "--batch", "64", "--lr", "60"],
+        &data,
+        &wild,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let wild = std::fs::read_to_string(&wild).unwrap();
+    assert_ne!(
+        table(&wild, "rook_mobility"),
+        table(&committed, "rook_mobility")
+    );
+    for name in [
+        "knight_mobility",
+        "bishop_mobility",
+        "rook_mobility",
+        "queen_mobility",
+    ] {
+        for pair in table(&wild, name).windows(2) {
+            assert!(
+                pair[1].0 >= pair[0].0 && pair[1].1 >= pair[0].1,
+                "{name}: {pair:?}"
+            );
+        }
+    }
+    let passed = table(&wild, "passed");
+    for rank in 2..=6 {
+        assert!(passed[rank].1 > passed[rank - 1].1, "passed: {passed:?}");
+    }
+    for name in ["king_attack_with_queen", "king_attack_without_queen"] {
+        for pair in table(&wild, name).windows(2) {
+            assert!(
+                pair[1].0 <= pair[0].0 && pair[1].1 <= pair[0].1,
+                "{name}: {pair:?}"
+            );
+        }
+    }
 
     // Weights seen in too few positions stay put: with a floor above the data's size, every
     // weight keeps its committed value (only the three scale factors may move).

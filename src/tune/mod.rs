@@ -2,9 +2,12 @@
 //! (coefficients per weight, `eval::trace`) is computed once; the scaling constant K is
 //! fitted to the game results, then Adam fits the weights on mini-batches of the loss
 //! mean((sigmoid(K * eval) - target)^2), target = lambda * result + (1 - lambda) *
-//! sigmoid(K * search score). The result is written as a new `src/eval/weights.rs`.
+//! sigmoid(K * search score); after each step the tables that must rise or fall are
+//! projected back onto their shape (`shape`). The result is written as a new
+//! `src/eval/weights.rs`.
 
 mod resolve;
+mod shape;
 
 use crate::datagen::format::read_file;
 use crate::eval::MAX_PHASE;
@@ -417,6 +420,7 @@ pub fn run(config: &TuneConfig) -> Result<(), String> {
             for f in &mut params[SCALE_PARAMS..] {
                 *f = f.clamp(0.0, f64::from(FULL));
             }
+            shape::project(&mut params, &frozen);
         }
         let epoch_loss = loss(&data, &samples, &params, k, lambda, threads);
         let held_out = validation_loss(&params);
