@@ -120,6 +120,7 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         singular_extensions: true,
         correction_history: true,
         probcut: true,
+        tt_eval: true,
         check_extension: true,
         ..SearchFeatures::default()
     };
@@ -175,6 +176,7 @@ fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
         singular_extensions: true,
         correction_history: true,
         probcut: true,
+        tt_eval: true,
         ..SearchFeatures::default()
     };
     let fens = &BENCH_POSITIONS[..4];

@@ -142,7 +142,7 @@ impl EngineOptions {
 /// An on/off switch for a search technique: (option name, accessor).
 pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
 
-pub(crate) const SWITCHES: [Switch; 15] = [
+pub(crate) const SWITCHES: [Switch; 16] = [
     ("Null Move", |f| &mut f.null_move),
     ("Late Move Reductions", |f| &mut f.late_move_reductions),
     ("Reverse Futility", |f| &mut f.reverse_futility),
@@ -157,6 +157,7 @@ pub(crate) const SWITCHES: [Switch; 15] = [
     ("Singular Extensions", |f| &mut f.singular_extensions),
     ("Correction History", |f| &mut f.correction_history),
     ("ProbCut", |f| &mut f.probcut),
+    ("TT Eval", |f| &mut f.tt_eval),
     ("Adaptive Time", |f| &mut f.adaptive_time),
 ];
 

@@ -70,6 +70,8 @@ pub struct SearchFeatures {
     /// Correct the static eval by what searches of the same pawn structure found.
     pub correction_history: bool,
     pub probcut: bool,
+    /// Pruning reads the table's score instead of the static eval where its bound allows.
+    pub tt_eval: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -101,6 +103,7 @@ impl Default for SearchFeatures {
             // The newer techniques below are off until a match shows they gain.
             history_pruning: false,
             correction_history: false,
+            tt_eval: false,
             adaptive_time: true,
             iid: IidMode::Classic,
             // The network: +32.5 +-17.8 Elo over the hand-written evaluation in 1084 games at

@@ -141,8 +141,11 @@ struct MovePass {
     depth: i32,
     full_depth: i32,
     pv_node: bool,
-    /// The node's expectations as its frame held them when the pass began.
+    /// The node's expectations as its frame held them when the pass began: the evaluation
+    /// pruning reads (the static one, or the table's score where it bounds it better), and
+    /// the static evaluation itself.
     eval: i32,
+    static_eval: i32,
     improving: bool,
     in_check: bool,
     cut_node: bool,
@@ -166,6 +169,7 @@ impl Default for MovePass {
             full_depth: 0,
             pv_node: false,
             eval: 0,
+            static_eval: 0,
             improving: false,
             in_check: false,
             cut_node: false,
@@ -201,6 +205,8 @@ pub(super) struct Node {
     tt_move: Move,
     in_check: bool,
     raw_eval: i32,
+    /// The static evaluation, corrected; `eval` is what pruning reads (see step 4).
+    static_eval: i32,
     eval: i32,
     improving: bool,
     null_reduction: i32,
@@ -241,6 +247,7 @@ impl Default for Node {
             tt_move: Move::NULL,
             in_check: false,
             raw_eval: 0,
+            static_eval: 0,
             eval: 0,
             improving: false,
             null_reduction: 0,
@@ -382,19 +389,29 @@ impl ThreadSearch<'_> {
         } else {
             self.stack.evaluate(pos, ply, self.features.evaluation)
         };
-        let eval = if in_check || !self.features.correction_history {
+        let static_eval = if in_check || !self.features.correction_history {
             raw_eval
         } else {
             (raw_eval + self.tables.correction.correction(pos))
                 .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         };
-        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // Step 4b. A table score that bounds the position from the side the static eval
+        // errs on is the better guess of what a search would find, so pruning reads it
+        // (not in a singular search: the table's score is the excluded move's).
+        let eval = match tt_hit {
+            Some(hit) if self.features.tt_eval && !in_check && !excluding => {
+                refined_eval(static_eval, hit)
+            }
+            _ => static_eval,
+        };
         node.in_check = in_check;
         node.raw_eval = raw_eval;
+        node.static_eval = static_eval;
         node.eval = eval;
         node.improving = improving;
         let frame = &mut self.stack[ply];
-        frame.static_eval = eval;
+        frame.static_eval = static_eval;
         frame.raw_eval = raw_eval;
         frame.improving = improving;
         frame.in_check = in_check;
@@ -697,7 +714,7 @@ impl ThreadSearch<'_> {
     fn full_depth_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
         let frame = &mut self.stack[node.ply];
         frame.tt_extension = node.tt_extension;
-        frame.static_eval = node.eval;
+        frame.static_eval = node.static_eval;
         frame.raw_eval = node.raw_eval;
         frame.improving = node.improving;
         frame.in_check = node.in_check;
@@ -723,7 +740,8 @@ impl ThreadSearch<'_> {
             depth,
             full_depth: node.depth,
             pv_node: node.beta - node.alpha > 1,
-            eval: frame.static_eval,
+            eval: node.eval,
+            static_eval: frame.static_eval,
             improving: frame.improving,
             in_check: frame.in_check,
             cut_node: frame.cut_node,
@@ -1036,8 +1054,8 @@ impl ThreadSearch<'_> {
                 && !pass.in_check
                 && !best_move.is_tactical()
                 && !is_mate_score(best)
-                && (bound != Bound::Lower || best > pass.eval)
-                && (bound != Bound::Upper || best < pass.eval)
+                && (bound != Bound::Lower || best > pass.static_eval)
+                && (bound != Bound::Upper || best < pass.static_eval)
             {
                 self.tables
                     .correction
@@ -1096,10 +1114,15 @@ impl ThreadSearch<'_> {
         if in_check {
             node.stand_pat = -INFINITY;
         } else {
-            let stand_pat = tt_hit.map_or_else(
+            let static_eval = tt_hit.map_or_else(
                 || self.stack.evaluate(pos, ply, self.features.evaluation),
                 |h| h.static_eval,
             );
+            node.raw_eval = static_eval;
+            let stand_pat = match tt_hit {
+                Some(hit) if self.features.tt_eval => refined_eval(static_eval, hit),
+                _ => static_eval,
+            };
             if stand_pat >= beta {
                 return Step::Value(stand_pat);
             }
@@ -1203,7 +1226,7 @@ impl ThreadSearch<'_> {
         } else {
             Bound::Upper
         };
-        let static_eval = if pass.in_check { 0 } else { node.stand_pat };
+        let static_eval = if pass.in_check { 0 } else { node.raw_eval };
         self.tt.store(
             pos.key(),
             node.ply,
@@ -1214,5 +1237,22 @@ impl ThreadSearch<'_> {
             bound,
         );
         Step::Value(pass.best)
+    }
+}
+
+/// The static evaluation, or the table's score where its bound says the search found the
+/// position better (a lower bound above it) or worse (an upper bound below it) than that.
+/// Mate scores stay out: they are no estimate of a quiet position.
+#[inline(always)]
+fn refined_eval(static_eval: i32, hit: TtHit) -> i32 {
+    let bounds_better = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => hit.score > static_eval,
+        Bound::Upper => hit.score < static_eval,
+    };
+    if bounds_better && !is_mate_score(hit.score) {
+        hit.score
+    } else {
+        static_eval
     }
 }
