@@ -222,7 +222,7 @@ fn two_threads_find_the_same_mates() {
 #[test]
 fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
-    let toggles: [Toggle; 7] = [
+    let toggles: [Toggle; 8] = [
         ("histories", |f| f.histories = true),
         ("histories and history pruning", |f| {
             f.histories = true;
@@ -232,6 +232,7 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
         ("correction history", |f| f.correction_history = true),
         ("safe check extension", |f| f.check_extension = true),
         ("table score as eval", |f| f.tt_eval = true),
+        ("re-search depth", |f| f.research_depth = true),
         ("all but ProbCut", |f| {
             f.histories = true;
             f.history_pruning = true;
@@ -239,6 +240,7 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             f.correction_history = true;
             f.check_extension = true;
             f.tt_eval = true;
+            f.research_depth = true;
         }),
     ];
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
@@ -255,6 +257,7 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             features.check_extension = false;
             features.probcut = false;
             features.tt_eval = false;
+            features.research_depth = false;
             toggle(&mut searcher.features);
             let limits = SearchLimits {
                 depth: Some(mate_search_depth(case.moves)),

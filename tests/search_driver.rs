@@ -121,6 +121,7 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
+        research_depth: true,
         check_extension: true,
         ..SearchFeatures::default()
     };
@@ -177,6 +178,7 @@ fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
+        research_depth: true,
         ..SearchFeatures::default()
     };
     let fens = &BENCH_POSITIONS[..4];

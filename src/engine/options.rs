@@ -142,7 +142,7 @@ impl EngineOptions {
 /// An on/off switch for a search technique: (option name, accessor).
 pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
 
-pub(crate) const SWITCHES: [Switch; 16] = [
+pub(crate) const SWITCHES: [Switch; 17] = [
     ("Null Move", |f| &mut f.null_move),
     ("Late Move Reductions", |f| &mut f.late_move_reductions),
     ("Reverse Futility", |f| &mut f.reverse_futility),
@@ -158,6 +158,7 @@ pub(crate) const SWITCHES: [Switch; 16] = [
     ("Correction History", |f| &mut f.correction_history),
     ("ProbCut", |f| &mut f.probcut),
     ("TT Eval", |f| &mut f.tt_eval),
+    ("Re-search Depth", |f| &mut f.research_depth),
     ("Adaptive Time", |f| &mut f.adaptive_time),
 ];
 

@@ -72,6 +72,9 @@ pub struct SearchFeatures {
     pub probcut: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
     pub tt_eval: bool,
+    /// After a reduced move beats alpha, its re-searches go a ply deeper or shallower by
+    /// how far it beat the best score so far.
+    pub research_depth: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -104,6 +107,7 @@ impl Default for SearchFeatures {
             history_pruning: false,
             correction_history: false,
             tt_eval: false,
+            research_depth: false,
             adaptive_time: true,
             iid: IidMode::Classic,
             // The network: +32.5 +-17.8 Elo over the hand-written evaluation in 1084 games at
