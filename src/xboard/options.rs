@@ -291,7 +291,7 @@ mod tests {
                 "Singular Extensions -check 1",
                 "Correction History -check 0",
                 "ProbCut -check 1",
-                "TT Eval -check 0",
+                "TT Eval -check 1",
                 "Re-search Depth -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
