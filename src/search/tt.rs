@@ -44,6 +44,19 @@ pub struct TranspositionTable {
     age: u8,
 }
 
+impl Bound {
+    /// Does a score with this bound say more than `eval` about the position's value: an
+    /// exact score, a lower bound above `eval` or an upper bound below it?
+    #[inline]
+    pub fn says_more_than(self, score: i32, eval: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > eval,
+            Bound::Upper => score < eval,
+        }
+    }
+}
+
 impl TtHit {
     /// Does the stored bound settle a node searched with this window?
     #[inline]

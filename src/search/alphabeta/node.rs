@@ -1067,8 +1067,7 @@ impl ThreadSearch<'_> {
                 && !pass.in_check
                 && !best_move.is_tactical()
                 && !is_mate_score(best)
-                && (bound != Bound::Lower || best > pass.static_eval)
-                && (bound != Bound::Upper || best < pass.static_eval)
+                && bound.says_more_than(best, pass.static_eval)
             {
                 self.tables
                     .correction
@@ -1258,12 +1257,7 @@ impl ThreadSearch<'_> {
 /// Mate scores stay out: they are no estimate of a quiet position.
 #[inline(always)]
 fn refined_eval(static_eval: i32, hit: TtHit) -> i32 {
-    let bounds_better = match hit.bound {
-        Bound::Exact => true,
-        Bound::Lower => hit.score > static_eval,
-        Bound::Upper => hit.score < static_eval,
-    };
-    if bounds_better && !is_mate_score(hit.score) {
+    if hit.bound.says_more_than(hit.score, static_eval) && !is_mate_score(hit.score) {
         hit.score
     } else {
         static_eval
