@@ -18,11 +18,12 @@
 #
 # Exit status 0 only when every game ended with a result, no game was lost by the first
 # engine through a forfeit (time, illegal move, false claim, crash) and XBoard's debug log
-# shows no protocol problem of the first engine; 1 otherwise; 2 for usage errors.
+# shows no protocol problem of the first engine; 3 when games are missing only because the
+# opponent failed (crashed, stopped answering); 1 otherwise; 2 for usage errors.
 
 set -u
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
 GAMES=2 TC=0:10 INC=0.1 PONDER=false VARIANT=normal OUTDIR="" TIMEOUT=""
 while [ $# -gt 0 ]; do
@@ -135,6 +136,10 @@ debug = read(debug_path)
 HARMLESS = {"computer", "name", "random", "result", "rating", "post", "nopost", "hard", "easy",
             "accepted", "rejected", "ics", "otim", "memory", "cores", "draw", "option", "egtpath"}
 MOVE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbnk]?|[KQRBNP]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNqrbn])?[+#]?|O-O(-O)?)$")
+def opponents(text):
+    """XBoard names the engine a message is about: 'second' is the opponent."""
+    return re.search(r"\bsecond\b", text, re.I) is not None
+
 done = {}
 min_time = {}
 ponder_hits = 0
@@ -166,11 +171,11 @@ for line in debug.splitlines():
     m = re.match(r"^GameEnds\((\d+), (.*), (\d+)\)$", line)
     if m and m.group(2) != "(null)":
         if re.search(r"illegal|false|error|crash|exit|stall|forfeit|disconnect|protocol|timeout|sent", m.group(2), re.I):
-            problems.append((True, f"game ended: {m.group(2)}"))
+            problems.append((not opponents(m.group(2)), f"game ended: {m.group(2)}"))
         continue
     if re.search(r"NON-COMPLIANT|out of turn|unexpected|broken pipe|killed|exited|timed out|not responding|"
                  r"Error writing|Error reading|Forfeit|False .*claim|Illegal move", line, re.I):
-        problems.append(("second" not in line, f"xboard: {line.strip()}"))
+        problems.append((not opponents(line), f"xboard: {line.strip()}"))
 for who, ok in done.items():
     if not ok:
         problems.append((who == "first", f"{who} engine never completed the feature handshake"))
@@ -178,7 +183,7 @@ if "first" not in done:
     problems.append((True, "the first engine never talked to XBoard"))
 for line in read(out_path).splitlines():
     if line.startswith("xboard:") and "final score" not in line:
-        problems.append((True, line.strip()))
+        problems.append((not opponents(line), line.strip()))
     if "panicked" in line:
         problems.append((True, f"stderr: {line.strip()}"))
 
@@ -196,5 +201,11 @@ for line in read(out_path).splitlines():
     if "final score" in line:
         print(line.strip())
 finished = sum(1 for g in games if g[2] in ("1-0", "0-1", "1/2-1/2"))
-sys.exit(0 if finished == games_wanted and not serious else 1)
+if finished == games_wanted and not serious:
+    sys.exit(0)
+# Games missing only because the opponent failed (it died, stopped answering) say nothing
+# about the first engine: status 3 lets the caller play the match again.
+opponent_failed = any(re.search(r"error (writing|reading)|exited|crash|killed|broken pipe|not responding", p, re.I)
+                      for p in other)
+sys.exit(3 if opponent_failed and not serious else 1)
 PYEOF
