@@ -140,7 +140,7 @@ mod tests {
     }
 
     #[test]
-    fn the_hand_set_weights_already_have_every_shape() {
+    fn the_committed_weights_already_have_every_shape() {
         let start = params_of(&WEIGHTS);
         let mut projected = start.clone();
         project(&mut projected, &vec![false; start.len()]);
@@ -150,6 +150,14 @@ mod tests {
     #[test]
     fn a_bent_table_is_straightened_around_frozen_entries() {
         let mut weights = WEIGHTS.clone();
+        // The two tables whose untouched entries are checked below get their own rising
+        // values, so the test does not depend on what the tuner last committed.
+        for (i, entry) in weights.rook_mobility.iter_mut().enumerate() {
+            entry.eg = 10 * i as i32;
+        }
+        for (rank, eg) in [5, 8, 15, 30, 55].into_iter().enumerate() {
+            weights.passed[rank + 1].eg = eg;
+        }
         // Rook mobility 14 far below 13 in the endgame, queen mobility dipping there too,
         // the 7th-rank passer below the 6th, king danger easing off.
         weights.rook_mobility[14].eg = -135;
@@ -187,14 +195,11 @@ mod tests {
         assert_eq!(params[queen_9_eg], f64::from(WEIGHTS.queen_mobility[9].eg));
         assert!((at(index::QUEEN_MOBILITY, 10, 1) - params[queen_9_eg]).abs() < 1e-6);
         // Entries outside any bent stretch are untouched.
-        assert_eq!(
-            at(index::ROOK_MOBILITY, 3, 1),
-            f64::from(WEIGHTS.rook_mobility[3].eg)
-        );
+        assert_eq!(at(index::ROOK_MOBILITY, 3, 1), 30.0);
         assert_eq!(
             at(index::ROOK_MOBILITY, 14, 0),
             f64::from(WEIGHTS.rook_mobility[14].mg)
         );
-        assert_eq!(at(index::PASSED, 2, 1), f64::from(WEIGHTS.passed[2].eg));
+        assert_eq!(at(index::PASSED, 2, 1), 8.0);
     }
 }
