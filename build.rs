@@ -161,8 +161,36 @@ fn write_magics(out: &mut String, name: &str, entries: &[MagicEntry]) {
     writeln!(out, "];").unwrap();
 }
 
+/// The commit being built (`git describe`-like: the short hash, `-dirty` with uncommitted
+/// changes to tracked files), for data files and `--version`; `unknown` outside a checkout.
+fn emit_commit() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) if !hash.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|status| !status.is_empty());
+            if dirty { format!("{hash}-dirty") } else { hash }
+        }
+        _ => "unknown".to_string(),
+    };
+    println!("cargo:rustc-env=IRONWOOD_COMMIT={commit}");
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        for file in ["HEAD", "index"] {
+            println!("cargo:rerun-if-changed={dir}/{file}");
+        }
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    emit_commit();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut out = String::new();
 

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::corpus::filter::Filter;
 use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
 use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
 use crate::logging::{LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES};
@@ -24,12 +25,26 @@ Subcommands:
   epd FILE [--ms MS]                solve an EPD suite (bm, am, dm) with MS per position
                                     (default 1000); prints `solved S of T` last
   datagen --out FILE [--games N] [--nodes N] [--seed N] [--openings EPD]
-                                    self-play games for tuning, one per thread (default:
-                                    all cores), appended to FILE; runs until killed
-                                    without --games; --nodes is a soft limit (default 5000)
+                                    self-play games for the corpus, one per thread
+                                    (default: all cores), written whole to the new shard
+                                    FILE; runs until killed without --games; --nodes is a
+                                    soft limit (default 5000); --seed defaults to a random
+                                    one, which the file records
+  corpus add FILE... [--dir DIR]    pack datagen output into new shards of the corpus in
+                                    DIR (default: corpus) with a MANIFEST line each
+  corpus verify [--dir DIR]         check every shard: size, checksums, games, positions
+  corpus stats [PATH...] [FILTER]   games, positions, positions FILTER keeps, results,
+                                    endings, lengths and scores per shard and in total
+                                    (PATH: shards or corpus folders; default: corpus)
+  corpus convert OLD... --out FILE  the old 32-byte data files as datagen output
+  FILTER (corpus stats, tune, train) picks the positions read from the games:
+       [--min-ply N] [--max-score CP] [--keep-check] [--keep-tactical]
+                                    defaults: every ply, |score| below mate, positions in
+                                    check and before a capture or promotion left out
   tune --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
        [--lambda X] [--seed N] [--holdout F] [--l2 X] [--resolve] [--min-positions N]
-                                    fit every evaluation weight to datagen files; writes a
+                                    fit every evaluation weight to corpus shards or
+                                    folders (with FILTER); writes a
                                     weights.rs (defaults: 30 epochs, batch 16384, lr 1,
                                     lambda 0.5 = half result, half search score; --holdout:
                                     the last fraction F of the positions is not trained on,
@@ -41,7 +56,8 @@ Subcommands:
                                     keep their current value)
   train --data FILE [--data FILE ...] --out FILE [--epochs N] [--batch N] [--lr X]
         [--lr-step N] [--lr-gamma X] [--lambda X] [--seed N] [--holdout F] [--flip-files]
-                                    fit the NNUE network to datagen files; writes the
+                                    fit the NNUE network to corpus shards or folders
+                                    (with FILTER); writes the
                                     network file (defaults: 20 epochs, batch 16384,
                                     lr 0.001 x 0.3 every 8 epochs, lambda 0.5, holdout
                                     0.1 of the games), a checkpoint FILE-stem.epochN.nnue
@@ -123,17 +139,32 @@ pub enum Subcommand {
         out: PathBuf,
         games: Option<u64>,
         nodes: Option<u64>,
-        seed: u64,
+        /// `None`: a random seed.
+        seed: Option<u64>,
         openings: Option<PathBuf>,
     },
+    Corpus(CorpusCommand),
     Tune(TuneArgs),
     Train(TrainArgs),
 }
+
+/// `corpus`'s own subcommands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CorpusCommand {
+    Add { dir: PathBuf, outputs: Vec<PathBuf> },
+    Verify { dir: PathBuf },
+    Stats { paths: Vec<PathBuf>, filter: Filter },
+    Convert { inputs: Vec<PathBuf>, out: PathBuf },
+}
+
+/// The corpus folder when none is named.
+pub const DEFAULT_CORPUS_DIR: &str = "corpus";
 
 /// `train`'s own arguments; `None` means the trainer's default.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrainArgs {
     pub data: Vec<PathBuf>,
+    pub filter: Filter,
     pub out: PathBuf,
     pub epochs: Option<usize>,
     pub batch: Option<usize>,
@@ -153,6 +184,7 @@ impl Eq for TrainArgs {}
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TuneArgs {
     pub data: Vec<PathBuf>,
+    pub filter: Filter,
     pub out: PathBuf,
     pub epochs: Option<usize>,
     pub batch: Option<usize>,
@@ -362,6 +394,7 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
         },
         "epd" => epd(args),
         "datagen" => datagen(args),
+        "corpus" => corpus(args),
         "tune" => tune(args),
         "train" => train(args),
         other if is_option(other) => Err(CliError(format!("unknown option `{other}`"))),
@@ -447,7 +480,7 @@ fn epd(args: &[String]) -> Result<Subcommand, CliError> {
 }
 
 fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
-    let (mut out, mut games, mut nodes, mut seed, mut openings) = (None, None, None, 0, None);
+    let (mut out, mut games, mut nodes, mut seed, mut openings) = (None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
         let (name, inline) = split_option(&args[i]);
@@ -456,7 +489,7 @@ fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
             "--openings" => openings = Some(PathBuf::from(value(name, inline, args, &mut i)?)),
             "--games" => games = Some(positive(name, value(name, inline, args, &mut i)?)?),
             "--nodes" => nodes = Some(positive(name, value(name, inline, args, &mut i)?)?),
-            "--seed" => seed = number(name, value(name, inline, args, &mut i)?)?,
+            "--seed" => seed = Some(number(name, value(name, inline, args, &mut i)?)?),
             _ if is_option(name) => {
                 return Err(CliError(format!("unknown option `{name}` for datagen")));
             }
@@ -523,6 +556,7 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
                 tune.l2 = l2;
             }
             "--resolve" if inline.is_none() => tune.resolve = true,
+            _ if filter_option(name, inline, args, &mut i, &mut tune.filter)? => {}
             "--min-positions" => {
                 tune.min_positions = number(name, value(name, inline, args, &mut i)?)?;
             }
@@ -587,6 +621,7 @@ fn train(args: &[String]) -> Result<Subcommand, CliError> {
             }
             "--seed" => train.seed = number(name, value(name, inline, args, &mut i)?)?,
             "--flip-files" if inline.is_none() => train.flip_files = true,
+            _ if filter_option(name, inline, args, &mut i, &mut train.filter)? => {}
             "--holdout" => {
                 let text = value(name, inline, args, &mut i)?;
                 train.holdout = Some(fraction(name, text, false)?);
@@ -603,6 +638,85 @@ fn train(args: &[String]) -> Result<Subcommand, CliError> {
     }
     train.out = out.ok_or_else(|| CliError("train needs --out FILE".to_string()))?;
     Ok(Subcommand::Train(train))
+}
+
+/// Reads a FILTER option into `filter`; `false` when `name` is not one.
+fn filter_option(
+    name: &str,
+    inline: Option<&str>,
+    args: &[String],
+    i: &mut usize,
+    filter: &mut Filter,
+) -> Result<bool, CliError> {
+    match name {
+        "--min-ply" => filter.min_ply = number(name, value(name, inline, args, i)?)?,
+        "--max-score" => filter.max_score = number(name, value(name, inline, args, i)?)?,
+        "--keep-check" if inline.is_none() => filter.skip_in_check = false,
+        "--keep-tactical" if inline.is_none() => filter.skip_tactical = false,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn corpus(args: &[String]) -> Result<Subcommand, CliError> {
+    let Some(verb) = args.first() else {
+        return Err(CliError(
+            "corpus needs add, verify, stats or convert".to_string(),
+        ));
+    };
+    let mut dir = PathBuf::from(DEFAULT_CORPUS_DIR);
+    let mut out = None;
+    let mut files = Vec::new();
+    let mut filter = Filter::default();
+    let what = format!("corpus {verb}");
+    let mut i = 1;
+    while i < args.len() {
+        let (name, inline) = split_option(&args[i]);
+        match name {
+            "--dir" if matches!(verb.as_str(), "add" | "verify") => {
+                dir = PathBuf::from(value(name, inline, args, &mut i)?)
+            }
+            "--out" if verb == "convert" => {
+                out = Some(PathBuf::from(value(name, inline, args, &mut i)?))
+            }
+            _ if verb == "stats" && filter_option(name, inline, args, &mut i, &mut filter)? => {}
+            _ if is_option(name) => {
+                return Err(CliError(format!("unknown option `{name}` for {what}")));
+            }
+            _ if verb != "verify" => files.push(PathBuf::from(&args[i])),
+            _ => return Err(unexpected(&what, &args[i..])),
+        }
+        i += 1;
+    }
+    let command = match verb.as_str() {
+        "add" if files.is_empty() => return Err(CliError("corpus add needs a FILE".to_string())),
+        "add" => CorpusCommand::Add {
+            dir,
+            outputs: files,
+        },
+        "verify" => CorpusCommand::Verify { dir },
+        "stats" => CorpusCommand::Stats {
+            paths: if files.is_empty() {
+                vec![PathBuf::from(DEFAULT_CORPUS_DIR)]
+            } else {
+                files
+            },
+            filter,
+        },
+        "convert" if files.is_empty() => {
+            return Err(CliError("corpus convert needs a FILE".to_string()));
+        }
+        "convert" => CorpusCommand::Convert {
+            inputs: files,
+            out: out.ok_or_else(|| CliError("corpus convert needs --out FILE".to_string()))?,
+        },
+        other => {
+            return Err(CliError(format!(
+                "unknown corpus command `{other}` (add, verify, stats or convert)"
+            )));
+        }
+    };
+    Ok(Subcommand::Corpus(command))
 }
 
 fn positive(option: &str, text: &str) -> Result<u64, CliError> {
@@ -668,6 +782,64 @@ mod tests {
     }
 
     #[test]
+    fn corpus_commands_and_filters() {
+        assert_eq!(
+            command("corpus add a.iwc b.iwc --dir c"),
+            Subcommand::Corpus(CorpusCommand::Add {
+                dir: PathBuf::from("c"),
+                outputs: vec![PathBuf::from("a.iwc"), PathBuf::from("b.iwc")]
+            })
+        );
+        assert_eq!(
+            command("corpus verify"),
+            Subcommand::Corpus(CorpusCommand::Verify {
+                dir: PathBuf::from("corpus")
+            })
+        );
+        assert_eq!(
+            command("corpus stats"),
+            Subcommand::Corpus(CorpusCommand::Stats {
+                paths: vec![PathBuf::from("corpus")],
+                filter: Filter::default()
+            })
+        );
+        let filter = Filter {
+            min_ply: 16,
+            skip_in_check: false,
+            skip_tactical: false,
+            max_score: 3000,
+        };
+        assert_eq!(
+            command(
+                "corpus stats x.iwc --min-ply 16 --keep-check --keep-tactical --max-score=3000"
+            ),
+            Subcommand::Corpus(CorpusCommand::Stats {
+                paths: vec![PathBuf::from("x.iwc")],
+                filter
+            })
+        );
+        assert_eq!(
+            command("corpus convert a.bin --out a.iwc"),
+            Subcommand::Corpus(CorpusCommand::Convert {
+                inputs: vec![PathBuf::from("a.bin")],
+                out: PathBuf::from("a.iwc")
+            })
+        );
+        let Subcommand::Train(train) = command(
+            "train --data corpus --out n.nnue --min-ply 16 --keep-check --keep-tactical --max-score 3000",
+        ) else {
+            panic!("not train");
+        };
+        assert_eq!(train.filter, filter);
+        let Subcommand::Tune(tune) = command(
+            "tune --data corpus --out w.rs --min-ply 16 --keep-check --keep-tactical --max-score 3000",
+        ) else {
+            panic!("not tune");
+        };
+        assert_eq!(tune.filter, filter);
+    }
+
+    #[test]
     fn subcommands() {
         assert_eq!(
             command("perft 3"),
@@ -705,7 +877,7 @@ mod tests {
                 out: PathBuf::from("d.bin"),
                 games: Some(4),
                 nodes: Some(900),
-                seed: 7,
+                seed: Some(7),
                 openings: None
             }
         );
@@ -774,6 +946,16 @@ mod tests {
             "datagen --out f --games 0",
             "datagen --out f --nodes x",
             "datagen --out f extra",
+            "corpus",
+            "corpus list",
+            "corpus add",
+            "corpus verify extra",
+            "corpus verify --out x",
+            "corpus stats --dir d",
+            "corpus stats --min-ply x",
+            "corpus convert old.bin",
+            "corpus convert --out new.iwc",
+            "tune --data d.iwc --out w.rs --max-score",
             "tune",
             "tune --data d.bin",
             "tune --out w.rs",

@@ -50,6 +50,11 @@ impl Game {
         }
     }
 
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
     /// The position on the board.
     pub fn position(&self) -> &Position {
         // `positions` is never empty: `new` pushes the start and `pop` keeps it.

@@ -2,9 +2,13 @@
 //! Rooms and their one-way doors: protocol -> xboard | uci -> engine -> search -> eval ->
 //! board, engine -> game -> board.
 
+/// The commit this binary was built from (see `build.rs`).
+pub const BUILD_COMMIT: &str = env!("IRONWOOD_COMMIT");
+
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod corpus;
 pub mod datagen;
 pub(crate) mod engine;
 pub mod epd;

@@ -113,15 +113,18 @@ fn main() {
                     .unwrap_or(ironwood::datagen::DEFAULT_HASH_MB),
                 games,
                 nodes: nodes.unwrap_or(ironwood::datagen::DEFAULT_NODES),
-                seed,
+                seed: seed.unwrap_or_else(rand::random),
                 openings,
             };
+            eprintln!("datagen: seed {}", config.seed);
             report(ironwood::datagen::run(&config))
         }
+        Subcommand::Corpus(command) => report(corpus(command)),
         Subcommand::Tune(args) => {
             use ironwood::tune;
             let config = tune::TuneConfig {
                 data: args.data,
+                filter: args.filter,
                 out: args.out,
                 epochs: args.epochs.unwrap_or(tune::DEFAULT_EPOCHS),
                 batch: args.batch.unwrap_or(tune::DEFAULT_BATCH),
@@ -142,6 +145,7 @@ fn main() {
             use ironwood::train;
             let config = train::TrainConfig {
                 data: args.data,
+                filter: args.filter,
                 out: args.out,
                 epochs: args.epochs.unwrap_or(train::DEFAULT_EPOCHS),
                 batch: args.batch.unwrap_or(train::DEFAULT_BATCH),
@@ -187,6 +191,37 @@ fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
 }
 
 /// Exit status 0, or the error on stderr and 1.
+fn corpus(command: cli::CorpusCommand) -> Result<(), String> {
+    use ironwood::corpus::{legacy, manifest};
+    match command {
+        cli::CorpusCommand::Add { dir, outputs } => {
+            let added = manifest::add(&dir, &outputs)?;
+            for note in &added.notes {
+                eprintln!("corpus add: {note}");
+            }
+            for entry in &added.entries {
+                println!(
+                    "{}: {} games, {} positions, {} bytes ({:.2} bytes a position)",
+                    dir.join(&entry.file).display(),
+                    entry.games,
+                    entry.positions,
+                    entry.bytes,
+                    entry.bytes as f64 / entry.positions.max(1) as f64
+                );
+            }
+        }
+        cli::CorpusCommand::Verify { dir } => println!("{}", manifest::verify(&dir)?),
+        cli::CorpusCommand::Stats { paths, filter } => {
+            print!("{}", manifest::stats(&paths, &filter)?)
+        }
+        cli::CorpusCommand::Convert { inputs, out } => {
+            let records = legacy::convert(&inputs, &out)?;
+            println!("{}: {records} positions converted", out.display());
+        }
+    }
+    Ok(())
+}
+
 fn report(result: Result<(), String>) -> i32 {
     match result {
         Ok(()) => 0,

@@ -241,7 +241,11 @@ fn is_slow(argv: &[String]) -> bool {
         Subcommand::Epd { ms, .. } => ms > 20,
         Subcommand::Xboard | Subcommand::Help | Subcommand::Version => false,
         // Self-play without end and fitting write files; neither is a parse question.
-        Subcommand::Datagen { .. } | Subcommand::Tune(_) | Subcommand::Train(_) => true,
+        // The corpus commands write into folders and read whole corpora.
+        Subcommand::Datagen { .. }
+        | Subcommand::Tune(_)
+        | Subcommand::Train(_)
+        | Subcommand::Corpus(_) => true,
     }
 }
 

@@ -50,7 +50,7 @@ fn epoch_loss(stderr: &str, epoch: usize, label: &str) -> f64 {
 #[test]
 fn a_short_run_writes_loadable_reproducible_networks() {
     let dir = common::scratch_dir("train");
-    let data = dir.join("games.bin");
+    let data = dir.join("games.iwc");
     let (code, _, stderr) = common::run_ironwood(&[
         "--threads",
         "2",
@@ -106,7 +106,7 @@ fn a_short_run_writes_loadable_reproducible_networks() {
     assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
 
     // And plays its own games with it: the next round's data.
-    let next = dir.join("next.bin");
+    let next = dir.join("next.iwc");
     let (code, _, stderr) = common::run_ironwood(&[
         "--evaluation",
         "nnue",
@@ -125,13 +125,13 @@ fn a_short_run_writes_loadable_reproducible_networks() {
         "5",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let records = ironwood::datagen::format::read_file(&next).unwrap();
-    assert!(!records.is_empty());
-    let classical = ironwood::datagen::format::read_file(&data).unwrap();
+    let games = ironwood::corpus::format::read_shard(&next).unwrap().games;
+    assert!(!games.is_empty());
+    let first = ironwood::corpus::format::read_shard(&data).unwrap().games;
     assert_ne!(
-        records[..3],
-        classical[..3],
-        "the network played the classical games"
+        games[0].scored[..3],
+        first[0].scored[..3],
+        "the new network played the first games"
     );
 
     // Usage mistakes are refused before any work.
@@ -146,5 +146,5 @@ fn a_short_run_writes_loadable_reproducible_networks() {
         &dir.join("x.nnue").display().to_string(),
     ]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("not an Ironwood data file"), "{stderr}");
+    assert!(stderr.contains("not an Ironwood corpus shard"), "{stderr}");
 }

@@ -84,7 +84,7 @@ fn table(source: &str, name: &str) -> Vec<(i32, i32)> {
 #[test]
 fn a_tiny_tune_lowers_the_loss_and_writes_the_same_file_for_the_same_data() {
     let dir = common::scratch_dir("tune");
-    let data = dir.join("games.bin");
+    let data = dir.join("games.iwc");
     let (code, _, stderr) = ironwood(
         &[
             "--threads",

@@ -1,15 +1,15 @@
-//! `ironwood datagen`: self-play games for tuning, played inside the engine, one game per
+//! `ironwood datagen`: self-play games for training, played inside the engine, one game per
 //! thread. Each game starts from random plies, searches every move with a soft node limit,
-//! is adjudicated by score, and writes its quiet positions with the search score and the
-//! result (`format.rs`). A run with the same seed plays and writes the same games.
-
-pub mod format;
+//! is adjudicated by score, and is written whole (every move and search score) to a new
+//! corpus shard (`corpus::format`). A run with the same seed plays and writes the same games.
 
 use crate::board::{Move, MoveList, Position, legal_moves};
+use crate::corpus::format::{
+    Ending, GameRecord, GameResult, Metadata, ScoredPly, ShardWriter, encode_game,
+};
 use crate::game::{Game, Outcome};
 use crate::search::score::is_mate_score;
 use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
-use format::{DataWriter, GameResult, Record, encode};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -50,22 +50,57 @@ pub struct DatagenConfig {
     pub evaluation: crate::nnue::Evaluation,
 }
 
-/// Games finished out of order wait here, so the file holds them in game order.
+/// Games finished out of order wait here, so the file holds them in game order, one block
+/// (one `write`) per game: a killed run leaves every finished game readable.
 struct OrderedWriter {
-    writer: DataWriter,
+    writer: ShardWriter,
     next: u64,
     waiting: BTreeMap<u64, Vec<u8>>,
 }
 
 impl OrderedWriter {
-    fn finish(&mut self, game: u64, records: Vec<u8>) -> std::io::Result<()> {
-        self.waiting.insert(game, records);
-        while let Some(records) = self.waiting.remove(&self.next) {
-            self.writer.write_game(&records)?;
+    fn finish(&mut self, game: u64, encoded: Vec<u8>) -> Result<(), String> {
+        self.waiting.insert(game, encoded);
+        while let Some(encoded) = self.waiting.remove(&self.next) {
+            self.writer
+                .write_block(1, &encoded)
+                .map_err(|e| e.to_string())?;
             self.next += 1;
         }
         Ok(())
     }
+}
+
+/// What the shard's header says about how its games were played.
+pub fn metadata(config: &DatagenConfig) -> Metadata {
+    let mut m = Metadata::default();
+    m.set(
+        "generator",
+        format!("ironwood {} datagen", env!("CARGO_PKG_VERSION")),
+    );
+    m.set("commit", crate::BUILD_COMMIT);
+    m.set("evaluation", config.evaluation.describe());
+    m.set("nodes", config.nodes.to_string());
+    m.set("seed", config.seed.to_string());
+    m.set("threads", config.threads.to_string());
+    m.set("hash_mb", config.hash_mb.to_string());
+    m.set(
+        "openings",
+        match &config.openings {
+            Some(path) => format!(
+                "{} + {}-{} random plies",
+                path.display(),
+                RANDOM_PLIES_AFTER_OPENING.0,
+                RANDOM_PLIES_AFTER_OPENING.1
+            ),
+            None => format!(
+                "start position + {}-{} random plies",
+                RANDOM_PLIES.0, RANDOM_PLIES.1
+            ),
+        },
+    );
+    m.set("date", crate::corpus::utc_date_now());
+    m
 }
 
 struct Shared<'a> {
@@ -84,7 +119,7 @@ pub fn run(config: &DatagenConfig) -> Result<(), String> {
         Some(path) => load_openings(path)?,
         None => Vec::new(),
     };
-    let writer = DataWriter::open(&config.out).map_err(|e| e.to_string())?;
+    let writer = ShardWriter::create(&config.out, &metadata(config)).map_err(|e| e.to_string())?;
     let shared = Shared {
         config,
         openings: &openings,
@@ -178,19 +213,14 @@ fn play_games(shared: &Shared) {
         if config.games.is_some_and(|total| index >= total) {
             return;
         }
-        let records = play_game(&mut searcher, config, shared.openings, index);
-        let mut bytes = Vec::with_capacity(records.len() * format::RECORD_SIZE);
-        for record in &records {
-            encode(record, &mut bytes);
-        }
+        let record = play_game(&mut searcher, config, shared.openings, index);
+        let mut bytes = Vec::with_capacity(4 * record.scored.len() + 16);
+        encode_game(&record, &mut bytes);
         let written = shared
             .writer
             .lock()
             .map_err(|_| "a datagen thread panicked".to_string())
-            .and_then(|mut w| {
-                w.finish(index, bytes)
-                    .map_err(|e| format!("{}: {e}", config.out.display()))
-            });
+            .and_then(|mut w| w.finish(index, bytes));
         if let Err(error) = written {
             shared.failed.store(true, Ordering::Relaxed);
             if let Ok(mut slot) = shared.error.lock() {
@@ -201,7 +231,7 @@ fn play_games(shared: &Shared) {
         shared.games_done.fetch_add(1, Ordering::Relaxed);
         shared
             .positions_done
-            .fetch_add(records.len() as u64, Ordering::Relaxed);
+            .fetch_add(record.scored_positions() as u64, Ordering::Relaxed);
     }
 }
 
@@ -275,54 +305,67 @@ fn opening(
     }
 }
 
-/// Plays game number `index` and returns its kept positions, labelled with the result.
+/// Plays game number `index` and returns it whole: the opening's random plies, then every
+/// searched position with the move played and its score.
 fn play_game(
     searcher: &mut Searcher,
     config: &DatagenConfig,
     openings: &[Position],
     index: u64,
-) -> Vec<Record> {
+) -> GameRecord {
     let mut rng = game_rng(config.seed, index);
     let (mut game, mut searched) = opening(searcher, config, openings, &mut rng);
-    let mut kept: Vec<(Position, i16, u16)> = Vec::new();
+    let start = game.start().clone();
+    let opening_moves = game.moves().to_vec();
+    let mut scored: Vec<ScoredPly> = Vec::new();
     // White's point of view, one per searched ply.
     let mut scores: Vec<i32> = Vec::new();
-    let result = loop {
-        let pos = game.position().clone();
+    let (result, ending) = loop {
+        let pos = game.position();
         let white_score = searched.score * pos.side_to_move().sign();
+        scored.push(ScoredPly {
+            played: searched.best,
+            score: white_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+        });
         if is_mate_score(searched.score) {
             let winner = if searched.score > 0 {
                 pos.side_to_move()
             } else {
                 !pos.side_to_move()
             };
-            break GameResult::won_by(winner);
-        }
-        let quiet = !pos.in_check() && !searched.best.is_tactical();
-        if quiet {
-            kept.push((pos.clone(), white_score as i16, game.ply() as u16));
+            break (GameResult::won_by(winner), Ending::MateScore);
         }
         scores.push(white_score);
         if let Some(result) = adjudicate(&scores, pos.fullmove_number()) {
-            break result;
+            let ending = if result == GameResult::Draw {
+                Ending::AdjudicatedDraw
+            } else {
+                Ending::AdjudicatedWin
+            };
+            break (result, ending);
         }
         game.push(searched.best);
         if let Some(outcome) = game.outcome() {
             break match outcome {
-                Outcome::Checkmate { winner } => GameResult::won_by(winner),
-                _ => GameResult::Draw,
+                Outcome::Checkmate { winner } => (GameResult::won_by(winner), Ending::Checkmate),
+                Outcome::Stalemate => (GameResult::Draw, Ending::Stalemate),
+                Outcome::InsufficientMaterial => (GameResult::Draw, Ending::InsufficientMaterial),
+                Outcome::FiftyMoves => (GameResult::Draw, Ending::FiftyMoves),
+                Outcome::Repetition => (GameResult::Draw, Ending::Repetition),
             };
         }
         searched = search(searcher, &game, config.nodes);
     };
-    kept.into_iter()
-        .map(|(position, score, ply)| Record {
-            position,
-            score,
-            result,
-            ply,
-        })
-        .collect()
+    GameRecord {
+        start,
+        chess960: false,
+        start_ply: 0,
+        opening: opening_moves,
+        scored,
+        final_score: None,
+        result,
+        ending,
+    }
 }
 
 /// The adjudication rules on the scores so far (White's point of view, one per ply).
@@ -394,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn games_are_reproducible_and_keep_only_quiet_labelled_positions() {
+    fn games_are_reproducible_and_stored_whole() {
         let config = DatagenConfig {
             out: PathBuf::new(),
             threads: 1,
@@ -409,13 +452,26 @@ mod tests {
         let first = play_game(&mut searcher, &config, &[], 3);
         let again = play_game(&mut searcher, &config, &[], 3);
         assert_eq!(first, again);
-        assert!(!first.is_empty());
-        let result = first[0].result;
-        for record in &first {
-            assert_eq!(record.result, result);
-            assert!(!record.position.in_check());
-            assert!(record.ply >= 8, "opening plies are not kept");
-            assert!(!is_mate_score(i32::from(record.score)));
+        assert_eq!(first.start, Position::startpos());
+        assert!((8..=9).contains(&first.opening.len()));
+        assert!(!first.scored.is_empty());
+        // Every move after the opening is searched and kept, tactical ones too; the game
+        // replays legally to its end.
+        let mut game = Game::new(first.start.clone());
+        for &m in first
+            .opening
+            .iter()
+            .chain(first.scored.iter().map(|p| &p.played))
+        {
+            assert!(crate::board::is_legal(game.position(), m));
+            game.push(m);
+        }
+        let last = first.scored.last().unwrap();
+        match first.ending {
+            Ending::Checkmate => assert!(game.position().in_check()),
+            Ending::MateScore => assert!(is_mate_score(i32::from(last.score))),
+            Ending::AdjudicatedWin => assert!(i32::from(last.score).abs() >= WIN_SCORE),
+            _ => {}
         }
         let other = play_game(&mut searcher, &config, &[], 4);
         assert_ne!(first, other);

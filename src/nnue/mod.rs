@@ -210,6 +210,14 @@ impl fmt::Debug for Evaluation {
 }
 
 impl Evaluation {
+    /// A name for logs and data files: `classical`, or `nnue` with the network's checksum.
+    pub fn describe(self) -> String {
+        match self {
+            Evaluation::Classical => "classical".to_string(),
+            Evaluation::Nnue(net) => format!("nnue {:016x}", net.checksum),
+        }
+    }
+
     /// The evaluation of `pos` from scratch (tests, tools; the search updates accumulators).
     pub fn evaluate(self, pos: &Position) -> i32 {
         match self {

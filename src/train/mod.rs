@@ -6,7 +6,7 @@
 pub mod network;
 
 use crate::board::Color;
-use crate::datagen::format::read_file;
+use crate::corpus::filter::{Filter, read_games};
 use crate::nnue::{self, HIDDEN, SCALE};
 use network::{FloatNetwork, white_features};
 use rand::SeedableRng;
@@ -33,7 +33,10 @@ const CHUNK: usize = 1024;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
+    /// Corpus shards or folders.
     pub data: Vec<PathBuf>,
+    /// Which positions of the games are trained on.
+    pub filter: Filter,
     pub out: PathBuf,
     pub epochs: usize,
     pub batch: usize,
@@ -86,38 +89,36 @@ pub struct Dataset {
     pub classical_validation_loss: f64,
 }
 
-/// Reads every file; a new game starts where the ply count does not go up.
+/// Reads every game of the shards (or corpus folders) and labels the positions `filter`
+/// keeps; whole games are held out.
 pub fn load(
     paths: &[PathBuf],
+    filter: &Filter,
     lambda: f64,
     holdout: f64,
     flip_files: bool,
 ) -> Result<Dataset, String> {
     let mut games: Vec<Vec<(Sample, f32)>> = Vec::new();
-    for path in paths {
-        let records = read_file(path).map_err(|e| e.to_string())?;
-        let mut last_ply = None;
-        for r in records {
-            if last_ply.is_none_or(|p| r.ply <= p) {
-                games.push(Vec::new());
-            }
-            last_ply = Some(r.ply);
-            let white_result = r.result.white_score() as f32;
-            let white_score = sigmoid(K * f32::from(r.score));
-            let white_target = lambda as f32 * white_result + (1.0 - lambda as f32) * white_score;
-            let sample = Sample::new(&r.position, white_target);
-            let target = if sample.black_to_move {
-                1.0 - white_target
-            } else {
-                white_target
-            };
-            let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
-            games
-                .last_mut()
-                .expect("a game was started")
-                .push((Sample { target, ..sample }, classical));
-        }
-    }
+    read_games(paths, filter, |kept| {
+        let game = kept
+            .into_iter()
+            .map(|r| {
+                let white_result = r.result.white_score() as f32;
+                let white_score = sigmoid(K * f32::from(r.score));
+                let white_target =
+                    lambda as f32 * white_result + (1.0 - lambda as f32) * white_score;
+                let sample = Sample::new(&r.position, white_target);
+                let target = if sample.black_to_move {
+                    1.0 - white_target
+                } else {
+                    white_target
+                };
+                let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
+                (Sample { target, ..sample }, classical)
+            })
+            .collect();
+        games.push(game);
+    })?;
     let count = games.len();
     let held = ((count as f64 * holdout).round() as usize).min(count);
     let held_out: Vec<(Sample, f32)> = games
@@ -347,6 +348,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let started = Instant::now();
     let data = load(
         &config.data,
+        &config.filter,
         config.lambda,
         config.holdout,
         config.flip_files,

@@ -9,7 +9,7 @@
 mod resolve;
 mod shape;
 
-use crate::datagen::format::read_file;
+use crate::corpus::filter::{Filter, read_games};
 use crate::eval::MAX_PHASE;
 use crate::eval::params::{ScaleFactors, Weights, index, weights_source};
 use crate::eval::scaling::{FULL, ScaleCase};
@@ -37,7 +37,10 @@ const SCALE_PARAMS: usize = 2 * Weights::LEN;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneConfig {
+    /// Corpus shards or folders.
     pub data: Vec<PathBuf>,
+    /// Which positions of the games are fitted.
+    pub filter: Filter,
     pub out: PathBuf,
     pub epochs: usize,
     pub batch: usize,
@@ -306,9 +309,7 @@ fn fit_k(data: &Dataset, samples: &[Sample], params: &[f64], threads: usize) -> 
 /// The traced positions, and how many of them quiescence moved (with `--resolve`).
 fn load(config: &TuneConfig) -> Result<(Dataset, usize), String> {
     let mut records = Vec::new();
-    for path in &config.data {
-        records.extend(read_file(path).map_err(|e| e.to_string())?);
-    }
+    read_games(&config.data, &config.filter, |kept| records.extend(kept))?;
     let per_thread = records.len().div_ceil(config.threads.max(1)).max(1);
     let resolve = config.resolve;
     let moved = AtomicUsize::new(0);

@@ -1,4 +1,6 @@
-//! The training-data file, the one place its layout is defined. All numbers little-endian.
+//! The old training-data file (format version 1, 32 bytes per quiet position), kept so
+//! `ironwood corpus convert` can turn files still on a machine into corpus games. All
+//! numbers little-endian.
 //!
 //! Header, 16 bytes: the magic `IRONWOOD` (8 bytes), the format version (u32, now 1) and
 //! the record size (u32, now 32). Then fixed-size records, one per kept position, written a
@@ -17,38 +19,15 @@
 //!
 //! Castling rights, en passant and the move clocks are not stored: the evaluation reads none.
 
+use super::format::{Ending, GameRecord, GameResult, Metadata, ShardWriter, encode_game};
 use crate::board::{Color, Piece, PieceKind, Position, Square};
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: [u8; 8] = *b"IRONWOOD";
 pub const VERSION: u32 = 1;
 pub const HEADER_SIZE: usize = 16;
 pub const RECORD_SIZE: usize = 32;
-
-/// A game's result from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    BlackWon = 0,
-    Draw = 1,
-    WhiteWon = 2,
-}
-
-impl GameResult {
-    /// The result as a score for White: 0, 0.5 or 1.
-    pub fn white_score(self) -> f64 {
-        f64::from(self as u8) / 2.0
-    }
-
-    pub fn won_by(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWon,
-            Color::Black => GameResult::BlackWon,
-        }
-    }
-}
 
 /// One kept position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,53 +244,77 @@ pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Record>, DataError> {
         .collect()
 }
 
-/// Appends whole games to a data file: each game is one `write` of all its records, so a
-/// killed process leaves only whole games behind.
-pub struct DataWriter {
-    file: File,
+/// Writes every record of the old files as a one-position game (its position, score,
+/// result and ply kept exactly) to a new datagen-style output file for `corpus add`.
+/// Returns the number of records.
+pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<u64, String> {
+    let mut metadata = Metadata::default();
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    metadata.set(
+        "generator",
+        format!(
+            "ironwood {} corpus convert from {}",
+            env!("CARGO_PKG_VERSION"),
+            names.join(" ")
+        ),
+    );
+    metadata.set("commit", crate::BUILD_COMMIT);
+    metadata.set("date", super::utc_date_now());
+    let mut writer = ShardWriter::create(out, &metadata).map_err(|e| e.to_string())?;
+    let mut count = 0u64;
+    let mut payload = Vec::new();
+    let mut in_block = 0u32;
+    for input in inputs {
+        for record in read_file(input).map_err(|e| e.to_string())? {
+            encode_game(&record.into_game(), &mut payload);
+            in_block += 1;
+            count += 1;
+            if payload.len() >= 1 << 20 {
+                writer
+                    .write_block(in_block, &payload)
+                    .map_err(|e| e.to_string())?;
+                payload.clear();
+                in_block = 0;
+            }
+        }
+    }
+    if in_block > 0 {
+        writer
+            .write_block(in_block, &payload)
+            .map_err(|e| e.to_string())?;
+    }
+    writer.sync().map_err(|e| e.to_string())?;
+    Ok(count)
 }
 
-impl DataWriter {
-    /// Creates `path`, or appends to it if it already holds a valid header and whole records.
-    pub fn open(path: &Path) -> Result<DataWriter, DataError> {
-        let io = |e| DataError::Io(path.into(), e);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(io)?;
-        let length = file.seek(SeekFrom::End(0)).map_err(io)?;
-        if length == 0 {
-            file.write_all(&header()).map_err(io)?;
-        } else {
-            let mut bytes = Vec::new();
-            file.seek(SeekFrom::Start(0)).map_err(io)?;
-            file.read_to_end(&mut bytes).map_err(io)?;
-            check_layout(path, &bytes)?;
+impl Record {
+    /// The record as a game of one scored position and no moves.
+    pub fn into_game(self) -> GameRecord {
+        GameRecord {
+            start: self.position,
+            chess960: false,
+            start_ply: self.ply,
+            opening: Vec::new(),
+            scored: Vec::new(),
+            final_score: Some(self.score),
+            result: self.result,
+            ending: Ending::Unknown,
         }
-        Ok(DataWriter { file })
     }
+}
 
-    /// Writes one game's encoded records.
-    pub fn write_game(&mut self, records: &[u8]) -> std::io::Result<()> {
-        debug_assert_eq!(records.len() % RECORD_SIZE, 0);
-        self.file.write_all(records)?;
-        self.file.flush()
+/// An old file's bytes with these records (for tests of the converter).
+pub fn file_bytes(records: &[Record]) -> Vec<u8> {
+    let mut bytes = header().to_vec();
+    for record in records {
+        encode(record, &mut bytes);
     }
+    bytes
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn temp_path(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ironwood-format-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        let _ = std::fs::remove_file(&path);
-        path
-    }
 
     fn sample_records() -> Vec<Record> {
         let fens = [
@@ -336,40 +339,18 @@ mod tests {
             .collect()
     }
 
-    fn write_games(path: &Path, games: &[&[Record]]) {
-        let mut writer = DataWriter::open(path).unwrap();
-        for game in games {
-            let mut bytes = Vec::new();
-            for r in *game {
-                encode(r, &mut bytes);
-            }
-            writer.write_game(&bytes).unwrap();
-        }
-    }
-
     #[test]
-    fn records_round_trip_through_a_file_and_appending_keeps_them() {
-        let path = temp_path("round-trip.bin");
+    fn records_round_trip_through_a_file() {
         let records = sample_records();
-        write_games(&path, &[&records[..2], &records[2..]]);
-        let read = read_file(&path).unwrap();
-        assert_eq!(read, records);
-        // A second run appends to the same file.
-        write_games(&path, &[&records[..1]]);
-        let read = read_file(&path).unwrap();
-        assert_eq!(read.len(), 5);
-        assert_eq!(read[4], records[0]);
-        assert_eq!(
-            std::fs::metadata(&path).unwrap().len() as usize,
-            HEADER_SIZE + 5 * RECORD_SIZE
-        );
+        let bytes = file_bytes(&records);
+        assert_eq!(bytes.len(), HEADER_SIZE + 4 * RECORD_SIZE);
+        assert_eq!(read_bytes(Path::new("x"), &bytes).unwrap(), records);
     }
 
     #[test]
     fn damaged_files_are_rejected_with_a_clear_message() {
-        let path = temp_path("damaged.bin");
-        write_games(&path, &[&sample_records()]);
-        let good = std::fs::read(&path).unwrap();
+        let path = PathBuf::from("damaged.bin");
+        let good = file_bytes(&sample_records());
         let error = |bytes: &[u8]| read_bytes(&path, bytes).unwrap_err().to_string();
 
         let mut bad_magic = good.clone();
@@ -397,10 +378,36 @@ mod tests {
         let record = HEADER_SIZE + 3 * RECORD_SIZE;
         bad_position[record + 8] = 0x55;
         assert!(error(&bad_position).contains("record 4: not a legal position"));
+    }
 
-        // Appending to a damaged file is refused too.
-        std::fs::write(&path, cut).unwrap();
-        assert!(DataWriter::open(&path).is_err());
-        assert_eq!(std::fs::read(&path).unwrap(), cut);
+    #[test]
+    fn conversion_keeps_every_record() {
+        let dir = std::env::temp_dir().join(format!("ironwood-legacy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (old, new) = (dir.join("old.bin"), dir.join("new.iwc"));
+        let _ = std::fs::remove_file(&new);
+        let records = sample_records();
+        std::fs::write(&old, file_bytes(&records)).unwrap();
+        assert_eq!(convert(&[old.clone(), old], &new).unwrap(), 8);
+        let shard = crate::corpus::format::read_shard(&new).unwrap();
+        let filter = crate::corpus::filter::Filter::ALL;
+        let back: Vec<Record> = shard
+            .games
+            .iter()
+            .flat_map(|g| filter.positions(g))
+            .map(|p| Record {
+                position: p.position,
+                score: p.score,
+                result: p.result,
+                ply: p.ply,
+            })
+            .collect();
+        assert_eq!(back[..4], records[..]);
+        assert_eq!(back[4..], records[..]);
+        assert!(
+            convert(&[], &new).is_err(),
+            "an existing file is never overwritten"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
