@@ -6,7 +6,7 @@
 use super::filter::{Filter, shard_paths};
 use super::format::{
     BLOCK_HEADER_SIZE, CorpusError, GameRecord, GameResult, Metadata, ShardWriter, blocks, crc32,
-    decode_block, encode_game, read_header, read_shard,
+    decode_block, encode_game, read_header,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -486,18 +486,22 @@ impl Counts {
 }
 
 /// Games, positions, positions the filter keeps, results, endings, game lengths and
-/// scores, per shard and in total, of the named shards or corpus folders.
+/// scores, per shard and in total, of the named shards or corpus folders. A datagen output
+/// still being written is read up to its last whole block.
 pub fn stats(paths: &[PathBuf], filter: &Filter) -> Result<String, String> {
     let mut out = String::new();
     let mut total = Counts::default();
     let shards = shard_paths(paths)?;
     for shard in &shards {
-        let read = read_shard(shard).map_err(|e| e.to_string())?;
+        let (_, games, note) = read_output(shard)?;
+        if let Some(note) = note {
+            let _ = writeln!(out, "note: {note}");
+        }
         let mut counts = Counts {
             bytes: std::fs::metadata(shard).map_or(0, |m| m.len()),
             ..Counts::default()
         };
-        for game in &read.games {
+        for game in &games {
             counts.add_game(game, filter);
         }
         total.merge(&counts);

@@ -54,11 +54,13 @@ pub struct TrainConfig {
     pub flip_files: bool,
 }
 
-/// One position's inputs and label.
+/// One position's inputs and label, held inline (no allocation), so tens of millions fit in
+/// memory: 72 bytes each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// White-view features of every piece.
-    pub features: Vec<u16>,
+    /// White-view features of every piece; the first `count` are used.
+    features: [u16; 32],
+    count: u8,
     pub black_to_move: bool,
     /// The blended target, side to move's view, 0 to 1.
     pub target: f32,
@@ -66,11 +68,29 @@ pub struct Sample {
 
 impl Sample {
     pub fn new(pos: &crate::board::Position, target: f32) -> Sample {
+        let mut features = [0u16; 32];
+        let white = white_features(pos);
+        features[..white.len()].copy_from_slice(&white);
         Sample {
-            features: white_features(pos),
+            features,
+            count: white.len() as u8,
             black_to_move: pos.side_to_move() == Color::Black,
             target,
         }
+    }
+
+    /// White-view features of every piece.
+    pub fn features(&self) -> &[u16] {
+        &self.features[..usize::from(self.count)]
+    }
+
+    /// The same position mirrored a-h (every feature's file flipped), same label.
+    fn flipped_files(&self) -> Sample {
+        let mut flipped = self.clone();
+        for f in &mut flipped.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        flipped
     }
 }
 
@@ -136,13 +156,7 @@ pub fn load(
     let mut train: Vec<Sample> = games.into_iter().flatten().map(|(s, _)| s).collect();
     let positions = train.len() + held_out_count;
     if flip_files {
-        let flipped: Vec<Sample> = train
-            .iter()
-            .map(|s| Sample {
-                features: s.features.iter().map(|&f| f ^ 7).collect(),
-                ..s.clone()
-            })
-            .collect();
+        let flipped: Vec<Sample> = train.iter().map(Sample::flipped_files).collect();
         train.extend(flipped);
     }
     if train.is_empty() {
@@ -160,7 +174,7 @@ pub fn load(
 /// Adds one position's loss gradient (scaled by `weight`) into `grad`; returns its loss.
 fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f32 {
     let h = net.hidden;
-    let (own, other) = net.pre_activations(&s.features, s.black_to_move);
+    let (own, other) = net.pre_activations(s.features(), s.black_to_move);
     let out_at = net.output_weights_at();
     let bias_at = net.output_bias_at();
     let (own_w, other_w) = net.params[out_at..bias_at].split_at(h);
@@ -189,7 +203,7 @@ fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f3
     for i in 0..h {
         grad[bias_start + i] += d_own[i] + d_other[i];
     }
-    for &f in &s.features {
+    for &f in s.features() {
         let f = usize::from(f);
         let (own_f, other_f) = if s.black_to_move {
             (nnue::flip_feature(f), f)
@@ -215,7 +229,7 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let p = sigmoid(scale * net.output(&s.features, s.black_to_move));
+            let p = sigmoid(scale * net.output(s.features(), s.black_to_move));
             f64::from((p - s.target).powi(2))
         })
         .sum();
@@ -451,4 +465,26 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    #[test]
+    fn samples_are_small_and_keep_every_feature() {
+        assert_eq!(std::mem::size_of::<Sample>(), 72);
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        )
+        .unwrap();
+        let sample = Sample::new(&pos, 0.25);
+        assert_eq!(sample.features(), white_features(&pos));
+        assert!(sample.black_to_move);
+        assert_eq!(sample.features().len(), 32);
+        let flipped = sample.flipped_files();
+        assert_ne!(flipped, sample);
+        assert_eq!(flipped.flipped_files(), sample);
+    }
 }

@@ -9,7 +9,7 @@
 mod resolve;
 mod shape;
 
-use crate::corpus::filter::{Filter, read_games};
+use crate::corpus::filter::{Filter, TrainingPosition, read_games, shard_paths};
 use crate::eval::MAX_PHASE;
 use crate::eval::params::{ScaleFactors, Weights, index, weights_source};
 use crate::eval::scaling::{FULL, ScaleCase};
@@ -306,15 +306,29 @@ fn fit_k(data: &Dataset, samples: &[Sample], params: &[f64], threads: usize) -> 
     ((a + b) / 2.0).exp()
 }
 
-/// The traced positions, and how many of them quiescence moved (with `--resolve`).
+/// The traced positions, and how many of them quiescence moved (with `--resolve`). Shards
+/// are read one at a time and traced on every thread, so only one shard's positions are
+/// held at once.
 fn load(config: &TuneConfig) -> Result<(Dataset, usize), String> {
-    let mut records = Vec::new();
-    read_games(&config.data, &config.filter, |kept| records.extend(kept))?;
-    let per_thread = records.len().div_ceil(config.threads.max(1)).max(1);
-    let resolve = config.resolve;
     let moved = AtomicUsize::new(0);
-    let moved = &moved;
-    let traced: Vec<(EvalTrace, f32, f32)> = std::thread::scope(|scope| {
+    let mut traced: Vec<(EvalTrace, f32, f32)> = Vec::new();
+    for shard in shard_paths(&config.data)? {
+        let mut records = Vec::new();
+        read_games(&[shard], &config.filter, |kept| records.extend(kept))?;
+        traced.extend(trace(&records, config.resolve, config.threads, &moved));
+    }
+    Ok((Dataset::from_traces(traced), moved.load(Ordering::Relaxed)))
+}
+
+/// The traces and labels of `records`, on `threads` threads, in order.
+fn trace(
+    records: &[TrainingPosition],
+    resolve: bool,
+    threads: usize,
+    moved: &AtomicUsize,
+) -> Vec<(EvalTrace, f32, f32)> {
+    let per_thread = records.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
         let handles: Vec<_> = records
             .chunks(per_thread)
             .map(|part| {
@@ -340,8 +354,7 @@ fn load(config: &TuneConfig) -> Result<(Dataset, usize), String> {
             .into_iter()
             .flat_map(|h| h.join().expect("tracing thread"))
             .collect()
-    });
-    Ok((Dataset::from_traces(traced), moved.load(Ordering::Relaxed)))
+    })
 }
 
 /// The fitted weights as integers, and the scale factors kept within 0..=FULL.
