@@ -180,7 +180,7 @@ fn gradients_match_finite_differences_on_a_tiny_network() {
         .step_by(97)
         .map(|pos| Sample::new(pos, rng.gen_range(0.0..1.0)))
         .filter(|s| {
-            let (own, other) = net.pre_activations(&s.features, s.black_to_move);
+            let (own, other) = net.pre_activations(s.features(), s.black_to_move);
             own.iter()
                 .chain(&other)
                 .all(|&v| v.abs() > 0.02 && (v - 1.0).abs() > 0.02)
