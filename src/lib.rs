@@ -1,6 +1,7 @@
 //! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2) and UCI.
-//! Rooms and their one-way doors: protocol -> xboard | uci -> engine -> search -> eval ->
-//! board, engine -> game -> board.
+//! Rooms and their one-way doors: protocol -> xboard | uci -> engine -> search -> nnue -> eval
+//! -> board, engine -> game -> board; the tools (bench, epd, perft, datagen, corpus, tune,
+//! train) beside the protocols. ARCHITECTURE.md has the whole picture and its exceptions.
 
 /// The commit this binary was built from (see `build.rs`).
 pub const BUILD_COMMIT: &str = env!("IRONWOOD_COMMIT");

@@ -1,6 +1,10 @@
-//! The engine's settings, whatever protocol sets them: hash size, threads, move overhead,
-//! resignation, log limits and one switch per search technique, with the ranges and names both
-//! protocols announce. The protocol rooms only turn their option text into these values.
+//! The engine's settings, whatever protocol sets them: move overhead, resignation, pondering,
+//! log limits, Multi-PV, the search's `SearchFeatures` (a switch per technique, IID, driver,
+//! evaluation), the network file, Chess960 and strength, with the ranges both protocols enforce
+//! and the names they share (the switches, IID, driver and evaluation choices). Table size and
+//! threads are not kept here (only `clamp_threads`, the machine's bound): the core hands them
+//! straight to the search thread. The protocol rooms name the other options and turn their
+//! text into these values.
 
 use crate::board::CastlingMode;
 use crate::logging::LogLimits;

@@ -621,7 +621,7 @@ impl<'a> ThreadSearch<'a> {
         let effort = (1.5 - best_fraction).clamp(0.6, 1.3);
         // 0.7: a typical middle-game move (stable for a couple of iterations, about two
         // thirds of the nodes) lands near the fixed share of 0.5 this replaces; 0.5 as the
-        // base thought about a quarter less on average and lost (see README).
+        // base thought less and lost (docs/search.md, Adaptive Time).
         (0.7 * stability * falling * effort).clamp(0.3, 1.0)
     }
 

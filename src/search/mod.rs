@@ -90,30 +90,26 @@ impl Default for SearchFeatures {
             reverse_futility: true,
             futility: true,
             late_move_pruning: true,
-            // 250 self-play games at 4+0.04 showed no gain (+4 +-31 Elo): off until one does.
+            // Off: self-play showed no gain (docs/search.md); on once a match shows one.
             check_extension: false,
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
-            // +36 +-21 Elo in 608 self-play games at 2+0.02 (SPRT [0, 10] H1; README, "Search
-            // behaviour worth knowing").
+            // On: each of these four passed an SPRT against the build without it, in this
+            // order, each on top of the ones before (docs/search.md).
             histories: true,
-            // +49 +-25 Elo in 417 games at 2+0.02 with Histories on (SPRT [0, 10] H1).
             singular_extensions: true,
-            // +22 +-14 Elo in 1278 games at 2+0.02 with both of the above on, over three runs
-            // (SPRT [0, 10], LLR 3.15, H1).
             probcut: true,
-            // +38 +-20 Elo in 641 games at 2+0.02 with the three above on (SPRT [0, 10], LLR
-            // 2.98, H1).
             tt_eval: true,
-            // The newer techniques below are off until a match shows they gain.
+            // Off: undecided in self-play or not yet played; `adaptive_time` is on, ahead in
+            // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
             correction_history: false,
             research_depth: false,
             adaptive_time: true,
             iid: IidMode::Classic,
-            // The network: +32.5 +-17.8 Elo over the hand-written evaluation in 1084 games at
-            // 2+0.02 (README, "The network"); the classical evaluation stays for tuning.
+            // The network: it passed its SPRT against the hand-written evaluation
+            // (docs/network.md); the classical evaluation stays for tuning.
             evaluation: crate::nnue::Evaluation::Nnue(crate::nnue::Network::embedded()),
             driver: SearchDriver::Recursive,
         }

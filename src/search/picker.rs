@@ -183,8 +183,7 @@ impl MovePicker {
     /// Generates the captures and queen promotions, scored for `pick`.
     ///
     /// Not inlined, nor is `generate_quiets`: inside `next`, the compiler set up the
-    /// generators' masks at every call of `next`, which is every move handed out (about 90
-    /// instructions a call, 7% of bench 9's instructions).
+    /// generators' masks at every move handed out (cost in docs/search.md).
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position, tables: &OrderingTables) {
         legal_captures(pos, &mut self.moves);
@@ -227,10 +226,9 @@ impl MovePicker {
     /// order they were handed out, and the rest are scored: quiet moves by history, losing
     /// captures and underpromotions (every capture left) below any quiet move.
     ///
-    /// Ties go to the move nearest the front after those swaps. The picker used to score all
-    /// moves at once and swap each pick to the front; replaying the swaps here keeps its order
-    /// of equal-history quiet moves. Plain generation order (king moves first) scored -37 Elo
-    /// against it in 200 self-play games; this order scored +16 (both +-40).
+    /// Ties go to the move nearest the front after those swaps, which keeps the order of
+    /// equal-history quiet moves the old all-at-once picker had: plain generation order played
+    /// worse (docs/search.md, "Measurements behind choices in the code").
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, tables: &OrderingTables) {
         legal_moves(pos, &mut self.moves);

@@ -289,9 +289,7 @@ impl Node {
 
 // The steps a driver calls per node (`enter`, `resume`) and the hot ones they lead to are
 // `#[inline(always)]`: inlined into the drivers, a node costs about one call, as it did when
-// a node was a function (cachegrind, bench 9: 40M instructions fewer of 6.1G). `next_move`
-// out of line (one copy instead of two) cost 0.5% fewer instructions and fewer cache misses
-// in cachegrind, yet `bench` ran about 7% slower by user time in 10 alternated runs.
+// a node was a function; `next_move` out of line measured slower (docs/search.md).
 impl ThreadSearch<'_> {
     /// Starts the node `node` was (re)started for, at `pos`.
     #[inline(always)]
