@@ -71,15 +71,7 @@ pub fn run(config: StartConfig) {
             });
         }
         Protocol::Uci => {
-            let mut session = uci::session::Session::new(
-                engine,
-                Output::stdout(),
-                uci::session::SessionConfig {
-                    hash_mb: config.hash_mb,
-                    threads: config.threads,
-                    startup_warning,
-                },
-            );
+            let mut session = uci::session::Session::new(engine, Output::stdout(), startup_warning);
             drive(early, &inbox, |event| {
                 session.handle(event) == uci::session::Flow::Quit
             });

@@ -20,7 +20,7 @@ use crate::search::{
     RootMoveInfo, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher, TimeBudget,
 };
 use clock::Clock;
-use options::{EngineOptions, clamp_threads};
+use options::{EngineOptions, OptionEffect, clamp_threads};
 use policy::DrawResignPolicy;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -139,6 +139,8 @@ pub(crate) fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> 
         let _ = events.send(Event::Search(report));
     });
     let options = EngineOptions {
+        hash_mb: config.hash_mb.max(1),
+        threads: config.threads.max(1),
         move_overhead_ms: config.move_overhead_ms,
         log_limits: config.log_limits,
         ..EngineOptions::default()
@@ -350,6 +352,7 @@ impl Engine {
         }
         log::info!("hash: {} MB", size.mb);
         self.worker.set_hash_mb(size.mb);
+        self.options.hash_mb = size.mb;
         size.mb
     }
 
@@ -357,6 +360,7 @@ impl Engine {
         let n = clamp_threads(requested);
         log::info!("threads: {n}");
         self.worker.set_threads(n);
+        self.options.threads = n;
         n
     }
 
@@ -367,6 +371,24 @@ impl Engine {
     /// Hands `options.search` to the search thread.
     pub(crate) fn apply_search_features(&mut self) {
         self.worker.set_features(self.options.search);
+    }
+
+    /// Carries out what an option's new value asks for (the value is in `options` already).
+    pub(crate) fn apply_option(&mut self, name: &str, effect: OptionEffect) {
+        log::info!("option {name} set");
+        match effect {
+            OptionEffect::Nothing => {}
+            OptionEffect::Hash => {
+                self.set_hash_mb(self.options.hash_mb as u64);
+            }
+            OptionEffect::Threads => {
+                self.set_threads(self.options.threads as u64);
+            }
+            OptionEffect::ClearHash => self.clear_hash(),
+            OptionEffect::SearchFeatures => self.apply_search_features(),
+            OptionEffect::LogLimits => crate::logging::set_limits(self.options.log_limits),
+            OptionEffect::Reseed => self.reseed(),
+        }
     }
 
     /// Waits (at most `timeout`) for the search thread to carry out what was sent to it (a

@@ -6,11 +6,13 @@
 //! straight to the search thread. The protocol rooms name the other options and turn their
 //! text into these values.
 
+use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
-use crate::logging::LogLimits;
+use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
 
+pub const DEFAULT_HASH_MB: usize = 64;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// Most lines a Multi-PV search reports.
@@ -24,6 +26,10 @@ pub(crate) const MAX_RANDOM_SEED: u64 = 2_000_000_000;
 /// Current values of every setting.
 #[derive(Clone, Debug)]
 pub(crate) struct EngineOptions {
+    /// The transposition table's size as last set (after the memory cap).
+    pub(crate) hash_mb: usize,
+    /// Search threads as last set (within the machine's processors).
+    pub(crate) threads: usize,
     pub(crate) move_overhead_ms: u64,
     /// Resign when the score stays below `-resign_threshold` (off by default: testers and
     /// GUIs adjudicate themselves, and a resigning engine hides its endgame bugs).
@@ -56,6 +62,8 @@ pub(crate) struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             resign: false,
             resign_threshold: DEFAULT_RESIGN_THRESHOLD,
@@ -143,29 +151,6 @@ impl EngineOptions {
     }
 }
 
-/// An on/off switch for a search technique: (option name, accessor).
-pub(crate) type Switch = (&'static str, fn(&mut SearchFeatures) -> &mut bool);
-
-pub(crate) const SWITCHES: [Switch; 17] = [
-    ("Null Move", |f| &mut f.null_move),
-    ("Late Move Reductions", |f| &mut f.late_move_reductions),
-    ("Reverse Futility", |f| &mut f.reverse_futility),
-    ("Futility", |f| &mut f.futility),
-    ("Late Move Pruning", |f| &mut f.late_move_pruning),
-    ("Check Extension", |f| &mut f.check_extension),
-    ("Recapture Extension", |f| &mut f.recapture_extension),
-    ("Aspiration Windows", |f| &mut f.aspiration),
-    ("SEE Pruning", |f| &mut f.see_pruning),
-    ("Histories", |f| &mut f.histories),
-    ("History Pruning", |f| &mut f.history_pruning),
-    ("Singular Extensions", |f| &mut f.singular_extensions),
-    ("Correction History", |f| &mut f.correction_history),
-    ("ProbCut", |f| &mut f.probcut),
-    ("TT Eval", |f| &mut f.tt_eval),
-    ("Re-search Depth", |f| &mut f.research_depth),
-    ("Adaptive Time", |f| &mut f.adaptive_time),
-];
-
 /// The internal iterative deepening flavours by option value.
 pub(crate) const IID_CHOICES: [(&str, IidMode); 3] = [
     ("Classic", IidMode::Classic),
@@ -179,6 +164,344 @@ pub(crate) const DRIVER_CHOICES: [(&str, SearchDriver); 2] = [
     ("Iterative", SearchDriver::Iterative),
 ];
 
+/// Which protocols show an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShownTo {
+    Both,
+    /// UCI only: XBoard sets it by a command of its own (`memory`, `cores`, `hard`,
+    /// `variant`) or has no use for it.
+    Uci,
+    /// XBoard only: UCI GUIs adjudicate and keep their own logs.
+    Xboard,
+}
+
+/// What the session must do after an option changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionEffect {
+    Nothing,
+    /// Resize the table to `EngineOptions::hash_mb`.
+    Hash,
+    /// Start `EngineOptions::threads` search threads.
+    Threads,
+    ClearHash,
+    /// Hand the new `SearchFeatures` to the search thread.
+    SearchFeatures,
+    /// Hand the new log limits to the logger.
+    LogLimits,
+    /// Seed the move choice again (`Random Seed` changed).
+    Reseed,
+}
+
+/// An option's kind, and how its value is read from and written to `EngineOptions`.
+#[derive(Clone, Copy)]
+pub(crate) enum OptionKind {
+    Check {
+        get: fn(&EngineOptions) -> bool,
+        set: fn(&mut EngineOptions, bool),
+    },
+    /// A whole number within `range` (which may depend on the machine or the value now).
+    Spin {
+        range: fn(&EngineOptions) -> (i64, i64),
+        get: fn(&EngineOptions) -> i64,
+        set: fn(&mut EngineOptions, i64),
+    },
+    Combo {
+        choices: &'static [&'static str],
+        get: fn(&EngineOptions) -> &'static str,
+        set: fn(&mut EngineOptions, &'static str),
+    },
+    Button,
+    /// A file name; setting it may fail (the reason says what stays).
+    File {
+        get: fn(&EngineOptions) -> String,
+        set: fn(&mut EngineOptions, &str) -> Result<(), String>,
+    },
+}
+
+/// One option, declared once for both protocols, which render and parse it in their own
+/// syntax (`uci/options.rs`, `xboard/options.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct EngineOption {
+    pub(crate) name: &'static str,
+    pub(crate) kind: OptionKind,
+    pub(crate) shown_to: ShownTo,
+    pub(crate) effect: OptionEffect,
+}
+
+impl EngineOption {
+    pub(crate) fn shown_to_uci(&self) -> bool {
+        self.shown_to != ShownTo::Xboard
+    }
+
+    pub(crate) fn shown_to_xboard(&self) -> bool {
+        self.shown_to != ShownTo::Uci
+    }
+}
+
+const fn option(
+    name: &'static str,
+    kind: OptionKind,
+    shown_to: ShownTo,
+    effect: OptionEffect,
+) -> EngineOption {
+    EngineOption {
+        name,
+        kind,
+        shown_to,
+        effect,
+    }
+}
+
+/// A spin box over a `u64`-like field; `$range` is `(low, high)`.
+macro_rules! spin {
+    ($name:expr, $shown:expr, $effect:expr, $range:expr, |$o:ident| $field:expr) => {
+        option(
+            $name,
+            OptionKind::Spin {
+                range: |_| {
+                    let (low, high) = $range;
+                    (low as i64, high as i64)
+                },
+                get: |$o| $field as i64,
+                set: |$o, v| $field = v as _,
+            },
+            $shown,
+            $effect,
+        )
+    };
+}
+
+/// A check box over a `bool` field.
+macro_rules! check {
+    ($name:expr, $shown:expr, $effect:expr, |$o:ident| $field:expr) => {
+        option(
+            $name,
+            OptionKind::Check {
+                get: |$o| $field,
+                set: |$o, v| $field = v,
+            },
+            $shown,
+            $effect,
+        )
+    };
+}
+
+/// A search technique's on/off switch.
+macro_rules! switch {
+    ($name:expr, $field:ident) => {
+        check!($name, ShownTo::Both, OptionEffect::SearchFeatures, |o| o
+            .search
+            .$field)
+    };
+}
+
+/// The value `choices` names for `current`.
+fn choice_name<T: Copy + PartialEq>(choices: &[(&'static str, T)], current: T) -> &'static str {
+    choices
+        .iter()
+        .find(|(_, value)| *value == current)
+        .map_or(choices[0].0, |(name, _)| name)
+}
+
+fn choice_value<T: Copy>(choices: &[(&'static str, T)], name: &str) -> T {
+    choices
+        .iter()
+        .find(|(choice, _)| *choice == name)
+        .map_or(choices[0].1, |(_, value)| *value)
+}
+
+const IID_NAMES: [&str; 3] = [IID_CHOICES[0].0, IID_CHOICES[1].0, IID_CHOICES[2].0];
+const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
+
+/// Every option, in the order both protocols announce them.
+pub(crate) const OPTIONS: [EngineOption; 37] = [
+    option(
+        "Hash",
+        OptionKind::Spin {
+            range: |o| (1, crate::limits::hash_cap_mb().max(o.hash_mb as u64) as i64),
+            get: |o| o.hash_mb as i64,
+            set: |o, v| o.hash_mb = v as usize,
+        },
+        ShownTo::Uci,
+        OptionEffect::Hash,
+    ),
+    option(
+        "Threads",
+        OptionKind::Spin {
+            range: |_| (1, clamp_threads(u64::MAX) as i64),
+            get: |o| o.threads as i64,
+            set: |o, v| o.threads = v as usize,
+        },
+        ShownTo::Uci,
+        OptionEffect::Threads,
+    ),
+    spin!(
+        "Move Overhead",
+        ShownTo::Both,
+        OptionEffect::Nothing,
+        (0, MAX_MOVE_OVERHEAD_MS),
+        |o| o.move_overhead_ms
+    ),
+    check!("Resign", ShownTo::Xboard, OptionEffect::Nothing, |o| o
+        .resign),
+    spin!(
+        "Resign Threshold",
+        ShownTo::Xboard,
+        OptionEffect::Nothing,
+        RESIGN_THRESHOLD_RANGE,
+        |o| o.resign_threshold
+    ),
+    option(
+        "Clear Hash",
+        OptionKind::Button,
+        ShownTo::Both,
+        OptionEffect::ClearHash,
+    ),
+    option(
+        "Log Max MB",
+        OptionKind::Spin {
+            range: |_| (1, MAX_LOG_MB as i64),
+            get: |o| whole_mb(o.log_limits.file_bytes) as i64,
+            set: |o, v| o.log_limits.file_bytes = v as u64 * MB,
+        },
+        ShownTo::Xboard,
+        OptionEffect::LogLimits,
+    ),
+    option(
+        "Log Keep MB",
+        OptionKind::Spin {
+            range: |_| (1, MAX_LOG_MB as i64),
+            get: |o| whole_mb(o.log_limits.keep_bytes) as i64,
+            set: |o, v| o.log_limits.keep_bytes = v as u64 * MB,
+        },
+        ShownTo::Xboard,
+        OptionEffect::LogLimits,
+    ),
+    // XBoard shows its "fewer / more" control in the analysis window for this name.
+    spin!(
+        "MultiPV",
+        ShownTo::Both,
+        OptionEffect::Nothing,
+        (1, MAX_MULTIPV),
+        |o| o.multipv
+    ),
+    check!("Ponder", ShownTo::Uci, OptionEffect::Nothing, |o| o.ponder),
+    check!("UCI_Chess960", ShownTo::Uci, OptionEffect::Nothing, |o| o
+        .chess960),
+    spin!(
+        "Skill Level",
+        ShownTo::Both,
+        OptionEffect::Nothing,
+        (0, MAX_SKILL_LEVEL),
+        |o| o.skill_level
+    ),
+    check!(
+        "UCI_LimitStrength",
+        ShownTo::Uci,
+        OptionEffect::Nothing,
+        |o| o.limit_strength
+    ),
+    spin!(
+        "UCI_Elo",
+        ShownTo::Uci,
+        OptionEffect::Nothing,
+        ELO_RANGE,
+        |o| o.elo
+    ),
+    spin!(
+        "Randomize (cp)",
+        ShownTo::Both,
+        OptionEffect::Nothing,
+        (0, MAX_RANDOMIZE_CP),
+        |o| o.randomize_cp
+    ),
+    spin!(
+        "Random Seed",
+        ShownTo::Both,
+        OptionEffect::Reseed,
+        (0, MAX_RANDOM_SEED),
+        |o| o.random_seed
+    ),
+    switch!("Null Move", null_move),
+    switch!("Late Move Reductions", late_move_reductions),
+    switch!("Reverse Futility", reverse_futility),
+    switch!("Futility", futility),
+    switch!("Late Move Pruning", late_move_pruning),
+    switch!("Check Extension", check_extension),
+    switch!("Recapture Extension", recapture_extension),
+    switch!("Aspiration Windows", aspiration),
+    switch!("SEE Pruning", see_pruning),
+    switch!("Histories", histories),
+    switch!("History Pruning", history_pruning),
+    switch!("Singular Extensions", singular_extensions),
+    switch!("Correction History", correction_history),
+    switch!("ProbCut", probcut),
+    switch!("TT Eval", tt_eval),
+    switch!("Re-search Depth", research_depth),
+    switch!("Adaptive Time", adaptive_time),
+    option(
+        "IID",
+        OptionKind::Combo {
+            choices: &IID_NAMES,
+            get: |o| choice_name(&IID_CHOICES, o.search.iid),
+            set: |o, name| o.search.iid = choice_value(&IID_CHOICES, name),
+        },
+        ShownTo::Both,
+        OptionEffect::SearchFeatures,
+    ),
+    option(
+        "Search Driver",
+        OptionKind::Combo {
+            choices: &DRIVER_NAMES,
+            get: |o| choice_name(&DRIVER_CHOICES, o.search.driver),
+            set: |o, name| o.search.driver = choice_value(&DRIVER_CHOICES, name),
+        },
+        ShownTo::Both,
+        OptionEffect::SearchFeatures,
+    ),
+    option(
+        "Evaluation",
+        OptionKind::Combo {
+            choices: &EVALUATION_CHOICES,
+            get: EngineOptions::evaluation_name,
+            set: |o, name| {
+                o.set_evaluation(name, false);
+            },
+        },
+        ShownTo::Both,
+        OptionEffect::SearchFeatures,
+    ),
+    option(
+        "EvalFile",
+        OptionKind::File {
+            get: |o| o.eval_file.clone(),
+            set: EngineOptions::set_eval_file,
+        },
+        ShownTo::Both,
+        OptionEffect::SearchFeatures,
+    ),
+];
+
+/// A byte count as whole megabytes for a spin (at least 1: `--log-max-mb` may give less).
+fn whole_mb(bytes: u64) -> u64 {
+    ((bytes + MB / 2) / MB).max(1)
+}
+
+/// The option called `name` that `shown` protocols see (`ignore_case` for UCI).
+pub(crate) fn find_option(
+    name: &str,
+    shown: fn(&EngineOption) -> bool,
+    ignore_case: bool,
+) -> Option<&'static EngineOption> {
+    OPTIONS.iter().filter(|o| shown(o)).find(|o| {
+        if ignore_case {
+            o.name.eq_ignore_ascii_case(name)
+        } else {
+            o.name == name
+        }
+    })
+}
+
 /// A requested thread count brought within 1 and the processors this machine has.
 pub(crate) fn clamp_threads(requested: u64) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -190,6 +513,31 @@ pub(crate) fn clamp_threads(requested: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_have_one_name_each_and_every_one_is_shown_and_readable() {
+        let options = EngineOptions::default();
+        for (i, option) in OPTIONS.iter().enumerate() {
+            assert!(
+                OPTIONS[..i]
+                    .iter()
+                    .all(|o| !o.name.eq_ignore_ascii_case(option.name)),
+                "{} twice",
+                option.name
+            );
+            assert!(option.shown_to_uci() || option.shown_to_xboard());
+            match option.kind {
+                OptionKind::Spin { range, get, .. } => {
+                    let (low, high) = range(&options);
+                    assert!((low..=high).contains(&get(&options)), "{}", option.name);
+                }
+                OptionKind::Combo { choices, get, .. } => {
+                    assert!(choices.contains(&get(&options)), "{}", option.name)
+                }
+                _ => {}
+            }
+        }
+    }
 
     #[test]
     fn thread_requests_are_brought_within_the_machine() {

@@ -1,28 +1,9 @@
-//! The options a UCI GUI sees after `uci` (`option name ... type ...`) and sets with
-//! `setoption`: the engine core's settings under the names Stockfish-era GUIs expect, and
-//! the same technique switches XBoard offers. Names match case-insensitively, as UCI asks.
+//! The engine's options (declared once in `engine::options::OPTIONS`) in UCI's words: the
+//! `option name ... type ...` lines after `uci`, and `setoption`. Names match
+//! case-insensitively, as UCI asks; check boxes take true/false (also 1/0, on/off).
 
-use crate::engine::options::{
-    DRIVER_CHOICES, EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS,
-    MAX_MULTIPV, MAX_RANDOM_SEED, SWITCHES, clamp_threads,
-};
-use crate::engine::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
-use crate::limits::hash_cap_mb;
-
-/// What the session must do after `setoption`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OptionEffect {
-    /// The value is in `EngineOptions` already.
-    Nothing,
-    /// Resize the table to this many MB.
-    Hash(u64),
-    Threads(u64),
-    ClearHash,
-    /// Hand the new `SearchFeatures` to the search thread.
-    SearchFeatures,
-    /// Seed the move choice again (`Random Seed` changed).
-    Reseed,
-}
+pub(crate) use crate::engine::options::OptionEffect;
+use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -69,101 +50,40 @@ impl OptionError {
 }
 
 /// The `option name ...` lines after `uci`, defaults from the current settings.
-pub(crate) fn announcements(
-    options: &EngineOptions,
-    hash_mb: usize,
-    threads: usize,
-) -> Vec<String> {
-    let cores = clamp_threads(u64::MAX);
-    let mut lines = vec![
-        format!(
-            "option name Hash type spin default {hash_mb} min 1 max {}",
-            hash_cap_mb().max(hash_mb as u64)
-        ),
-        format!("option name Threads type spin default {threads} min 1 max {cores}"),
-        format!(
-            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
-            options.multipv
-        ),
-        format!("option name Ponder type check default {}", options.ponder),
-        format!(
-            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
-            options.move_overhead_ms
-        ),
-        "option name Clear Hash type button".to_string(),
-        format!(
-            "option name UCI_Chess960 type check default {}",
-            options.chess960
-        ),
-        format!(
-            "option name Skill Level type spin default {} min 0 max {MAX_SKILL_LEVEL}",
-            options.skill_level
-        ),
-        format!(
-            "option name UCI_LimitStrength type check default {}",
-            options.limit_strength
-        ),
-        format!(
-            "option name UCI_Elo type spin default {} min {} max {}",
-            options.elo, ELO_RANGE.0, ELO_RANGE.1
-        ),
-        format!(
-            "option name Randomize (cp) type spin default {} min 0 max {MAX_RANDOMIZE_CP}",
-            options.randomize_cp
-        ),
-        format!(
-            "option name Random Seed type spin default {} min 0 max {MAX_RANDOM_SEED}",
-            options.random_seed
-        ),
-    ];
-    let mut features = options.search;
-    for (name, get) in SWITCHES {
-        lines.push(format!(
-            "option name {name} type check default {}",
-            *get(&mut features)
-        ));
+pub(crate) fn announcements(options: &EngineOptions) -> Vec<String> {
+    OPTIONS
+        .iter()
+        .filter(|o| o.shown_to_uci())
+        .map(|o| announcement(o, options))
+        .collect()
+}
+
+fn announcement(option: &EngineOption, options: &EngineOptions) -> String {
+    let name = option.name;
+    match option.kind {
+        OptionKind::Check { get, .. } => {
+            format!("option name {name} type check default {}", get(options))
+        }
+        OptionKind::Spin { range, get, .. } => {
+            let (low, high) = range(options);
+            format!(
+                "option name {name} type spin default {} min {low} max {high}",
+                get(options)
+            )
+        }
+        OptionKind::Combo { choices, get, .. } => {
+            let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+            format!(
+                "option name {name} type combo default {} {}",
+                get(options),
+                vars.join(" ")
+            )
+        }
+        OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::File { get, .. } => {
+            format!("option name {name} type string default {}", get(options))
+        }
     }
-    lines.push(combo_line("IID", &IID_CHOICES, options.search.iid));
-    lines.push(combo_line(
-        "Search Driver",
-        &DRIVER_CHOICES,
-        options.search.driver,
-    ));
-    let evaluations = EVALUATION_CHOICES.map(|name| (name, name));
-    lines.push(combo_line(
-        "Evaluation",
-        &evaluations,
-        options.evaluation_name(),
-    ));
-    lines.push(format!(
-        "option name EvalFile type string default {}",
-        options.eval_file
-    ));
-    lines
-}
-
-/// `option name NAME type combo default CURRENT var A var B ...` for a table of choices.
-fn combo_line<T: Copy + PartialEq>(name: &str, choices: &[(&str, T)], current: T) -> String {
-    let default = choices
-        .iter()
-        .find(|(_, value)| *value == current)
-        .map_or(choices[0].0, |(choice, _)| choice);
-    let vars: Vec<String> = choices
-        .iter()
-        .map(|(choice, _)| format!("var {choice}"))
-        .collect();
-    format!(
-        "option name {name} type combo default {default} {}",
-        vars.join(" ")
-    )
-}
-
-/// The value of the choice named `value`, in any case.
-fn find_choice<T: Copy>(choices: &[(&str, T)], value: &str) -> Option<T> {
-    choices
-        .iter()
-        .find(|(choice, _)| choice.eq_ignore_ascii_case(value))
-        .map(|&(_, chosen)| chosen)
 }
 
 fn parse_check(value: &str) -> Option<bool> {
@@ -174,117 +94,52 @@ fn parse_check(value: &str) -> Option<bool> {
     }
 }
 
-/// An integer within [low, high]; anything else is refused and changes nothing.
-fn parse_spin(name: &str, value: &str, low: u64, high: u64) -> Result<u64, OptionError> {
-    let v: i128 = value.parse().map_err(|_| OptionError::BadValue {
-        name: name.to_string(),
-        value: value.to_string(),
-    })?;
-    if v < i128::from(low) || v > i128::from(high) {
-        return Err(OptionError::OutOfRange {
-            name: name.to_string(),
-            value: value.to_string(),
-            low,
-            high,
-        });
-    }
-    Ok(v as u64)
-}
-
-/// Applies `setoption name NAME [value VALUE]`.
+/// Applies `setoption name NAME [value VALUE]`; a value the option cannot take is refused
+/// and changes nothing.
 pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, OptionError> {
+    let option = find_option(name, EngineOption::shown_to_uci, true)
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let raw = value.unwrap_or("");
     let value = raw.trim();
     let bad = || OptionError::BadValue {
         name: name.to_string(),
         value: raw.to_string(),
     };
-    let key = name.to_ascii_lowercase();
-    match key.as_str() {
-        "hash" => Ok(OptionEffect::Hash(parse_spin(
-            name,
-            value,
-            1,
-            hash_cap_mb(),
-        )?)),
-        "threads" => Ok(OptionEffect::Threads(parse_spin(
-            name,
-            value,
-            1,
-            clamp_threads(u64::MAX) as u64,
-        )?)),
-        "multipv" => {
-            options.multipv = parse_spin(name, value, 1, MAX_MULTIPV as u64)? as usize;
-            Ok(OptionEffect::Nothing)
-        }
-        "ponder" => {
-            options.ponder = parse_check(value).ok_or_else(bad)?;
-            Ok(OptionEffect::Nothing)
-        }
-        "move overhead" => {
-            options.move_overhead_ms = parse_spin(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
-            Ok(OptionEffect::Nothing)
-        }
-        "clear hash" => Ok(OptionEffect::ClearHash),
-        "skill level" => {
-            options.skill_level = parse_spin(name, value, 0, u64::from(MAX_SKILL_LEVEL))? as u32;
-            Ok(OptionEffect::Nothing)
-        }
-        "uci_limitstrength" => {
-            options.limit_strength = parse_check(value).ok_or_else(bad)?;
-            Ok(OptionEffect::Nothing)
-        }
-        "uci_elo" => {
-            let (low, high) = ELO_RANGE;
-            options.elo = parse_spin(name, value, u64::from(low), u64::from(high))? as u32;
-            Ok(OptionEffect::Nothing)
-        }
-        "randomize (cp)" => {
-            options.randomize_cp = parse_spin(name, value, 0, u64::from(MAX_RANDOMIZE_CP))? as u32;
-            Ok(OptionEffect::Nothing)
-        }
-        "random seed" => {
-            options.random_seed = parse_spin(name, value, 0, MAX_RANDOM_SEED)?;
-            Ok(OptionEffect::Reseed)
-        }
-        "uci_chess960" => {
-            options.chess960 = parse_check(value).ok_or_else(bad)?;
-            Ok(OptionEffect::Nothing)
-        }
-        "iid" => {
-            options.search.iid = find_choice(&IID_CHOICES, value).ok_or_else(bad)?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "search driver" => {
-            options.search.driver = find_choice(&DRIVER_CHOICES, value).ok_or_else(bad)?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "evaluation" => {
-            options.set_evaluation(value, true).ok_or_else(bad)?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "evalfile" => {
-            options
-                .set_eval_file(value)
-                .map_err(|why| OptionError::Network {
+    match option.kind {
+        OptionKind::Check { set, .. } => set(options, parse_check(value).ok_or_else(bad)?),
+        OptionKind::Spin { range, set, .. } => {
+            let (low, high) = range(options);
+            let v: i128 = value.parse().map_err(|_| bad())?;
+            if v < i128::from(low) || v > i128::from(high) {
+                return Err(OptionError::OutOfRange {
+                    name: name.to_string(),
                     value: raw.to_string(),
-                    why,
-                })?;
-            Ok(OptionEffect::SearchFeatures)
+                    low: low as u64,
+                    high: high as u64,
+                });
+            }
+            set(options, v as i64);
         }
-        _ => {
-            let (_, get) = SWITCHES
+        OptionKind::Combo { choices, set, .. } => {
+            let choice = choices
                 .iter()
-                .find(|(switch, _)| switch.eq_ignore_ascii_case(name))
-                .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-            *get(&mut options.search) = parse_check(value).ok_or_else(bad)?;
-            Ok(OptionEffect::SearchFeatures)
+                .find(|c| c.eq_ignore_ascii_case(value))
+                .ok_or_else(bad)?;
+            set(options, choice);
+        }
+        OptionKind::Button => {}
+        OptionKind::File { set, .. } => {
+            set(options, value).map_err(|why| OptionError::Network {
+                value: raw.to_string(),
+                why,
+            })?
         }
     }
+    Ok(option.effect)
 }
 
 #[cfg(test)]
@@ -294,7 +149,7 @@ mod tests {
     #[test]
     fn every_announced_option_can_be_set_to_its_default() {
         let mut options = EngineOptions::default();
-        for line in announcements(&options.clone(), 64, 1) {
+        for line in announcements(&options.clone()) {
             let rest = line.strip_prefix("option name ").unwrap();
             let (name, kind) = rest.split_once(" type ").unwrap();
             let value = kind.split_once(" default ").map(|(_, d)| {
@@ -323,8 +178,9 @@ mod tests {
         assert_eq!(options.multipv, 3);
         assert_eq!(
             set(&mut options, "HASH", Some("128")),
-            Ok(OptionEffect::Hash(128))
+            Ok(OptionEffect::Hash)
         );
+        assert_eq!(options.hash_mb, 128);
         assert_eq!(
             set(&mut options, "null move", Some("false")),
             Ok(OptionEffect::SearchFeatures)

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::command::{Command, GoParameters, StartPosition, parse_command};
-use super::options::{self, OptionEffect};
+use super::options;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
@@ -21,15 +21,6 @@ use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeCon
 pub(crate) enum Flow {
     Continue,
     Quit,
-}
-
-/// Settings fixed at start-up (command line), announced as the options' defaults.
-#[derive(Clone, Debug)]
-pub(crate) struct SessionConfig {
-    pub(crate) hash_mb: usize,
-    pub(crate) threads: usize,
-    /// Said once as `info string` after `uciok` (e.g. the log folder is not writable).
-    pub(crate) startup_warning: Option<String>,
 }
 
 /// What a running `go` is waiting for before its `bestmove` may go out.
@@ -58,7 +49,8 @@ const IDLE_WAIT: Duration = Duration::from_secs(20);
 pub(crate) struct Session {
     out: Output,
     engine: Engine,
-    config: SessionConfig,
+    /// Said once as `info string` after `uciok` (e.g. the log folder is not writable).
+    startup_warning: Option<String>,
     debug: bool,
     search: Option<ActiveSearch>,
     /// Lines that came while a search had to end first, in arrival order.
@@ -73,11 +65,11 @@ enum Handled {
 }
 
 impl Session {
-    pub(crate) fn new(engine: Engine, out: Output, config: SessionConfig) -> Session {
+    pub(crate) fn new(engine: Engine, out: Output, startup_warning: Option<String>) -> Session {
         Session {
             out,
             engine,
-            config,
+            startup_warning,
             debug: false,
             search: None,
             held: VecDeque::new(),
@@ -209,33 +201,18 @@ impl Session {
         self.out
             .line(&format!("id name Ironwood {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Ironwood developers");
-        for line in options::announcements(
-            &self.engine.options,
-            self.config.hash_mb,
-            self.config.threads,
-        ) {
+        for line in options::announcements(&self.engine.options) {
             self.out.line(&line);
         }
         self.out.line("uciok");
-        if let Some(warning) = self.config.startup_warning.take() {
+        if let Some(warning) = self.startup_warning.take() {
             self.info_string(&warning);
         }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::set(&mut self.engine.options, name, value) {
-            Ok(OptionEffect::Nothing) => log::info!("option {name} = {value:?}"),
-            Ok(OptionEffect::Hash(mb)) => {
-                let mb = self.engine.set_hash_mb(mb);
-                self.config.hash_mb = mb;
-            }
-            Ok(OptionEffect::Threads(n)) => {
-                let n = self.engine.set_threads(n);
-                self.config.threads = n;
-            }
-            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
-            Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
-            Ok(OptionEffect::Reseed) => self.engine.reseed(),
+            Ok(effect) => self.engine.apply_option(name, effect),
             Err(error) => self.out.line(&error.reply()),
         }
     }

@@ -1,29 +1,11 @@
-//! The engine-defined options announced with `feature option="..."` and set with
-//! `option NAME=VALUE`: time margin, resignation, log size limits, strength and variety, and
-//! one switch per search technique.
+//! The engine's options (declared once in `engine::options::OPTIONS`) in XBoard's words:
+//! `feature option="NAME -spin ..."` and `option NAME=VALUE`. Names match exactly; check
+//! boxes take 0 or 1.
 
-use crate::engine::options::{
-    DRIVER_CHOICES, EVALUATION_CHOICES, EngineOptions, IID_CHOICES, MAX_MOVE_OVERHEAD_MS,
-    MAX_MULTIPV, MAX_RANDOM_SEED, RESIGN_THRESHOLD_RANGE, SWITCHES,
-};
-use crate::engine::strength::{MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
-
-use crate::logging::{MAX_LOG_MB, MB};
+pub(crate) use crate::engine::options::OptionEffect;
+use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
 
 pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
-
-/// What the session must do after an option changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OptionEffect {
-    Nothing,
-    ClearHash,
-    /// Hand the new `SearchFeatures` to the search worker.
-    SearchFeatures,
-    /// Hand the new log limits to the logger.
-    LogLimits,
-    /// Seed the move choice again (`Random Seed` changed).
-    Reseed,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -58,110 +40,41 @@ impl OptionError {
     }
 }
 
-/// `NAME -combo A /// *CURRENT /// C` for a table of choices.
-fn combo_feature<T: Copy + PartialEq>(name: &str, choices: &[(&str, T)], current: T) -> String {
-    let choices: Vec<String> = choices
-        .iter()
-        .map(|(choice, value)| {
-            if *value == current {
-                format!("*{choice}")
-            } else {
-                (*choice).to_string()
-            }
-        })
-        .collect();
-    format!("{name} -combo {}", choices.join(" /// "))
-}
-
-/// The value of the choice named exactly `value`, or the range text for the error reply.
-fn find_choice<T: Copy>(choices: &[(&str, T)], value: &str) -> Result<T, String> {
-    choices
-        .iter()
-        .find(|(choice, _)| *choice == value)
-        .map(|&(_, chosen)| chosen)
-        .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(choice, _)| *choice).collect();
-            format!("one of {}", names.join(", "))
-        })
-}
-
-/// A check box: XBoard sends 0 or 1.
-fn parse_check(value: &str) -> Option<bool> {
-    match value {
-        "1" => Some(true),
-        "0" => Some(false),
-        _ => None,
-    }
-}
-
-/// A byte count as whole megabytes for a spin (at least 1: `--log-max-mb` may give less).
-fn whole_mb(bytes: u64) -> u64 {
-    ((bytes + MB / 2) / MB).max(1)
-}
-
-/// A spin box: an integer within `low..=high`; anything else is refused, not clamped.
-fn parse_spin(value: &str, low: i64, high: i64) -> Option<i64> {
-    value
-        .parse::<i64>()
-        .ok()
-        .filter(|v| (low..=high).contains(v))
-}
-
 /// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
 /// values as defaults.
 pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
-    let mut list = vec![
-        format!(
-            "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
-            options.move_overhead_ms
-        ),
-        format!("Resign -check {}", u8::from(options.resign)),
-        format!(
-            "Resign Threshold -spin {} {} {}",
-            options.resign_threshold, RESIGN_THRESHOLD_RANGE.0, RESIGN_THRESHOLD_RANGE.1
-        ),
-        "Clear Hash -button".to_string(),
-        format!(
-            "Log Max MB -spin {} 1 {MAX_LOG_MB}",
-            whole_mb(options.log_limits.file_bytes)
-        ),
-        format!(
-            "Log Keep MB -spin {} 1 {MAX_LOG_MB}",
-            whole_mb(options.log_limits.keep_bytes)
-        ),
-        // XBoard shows its "fewer / more" control in the analysis window for this name.
-        format!("MultiPV -spin {} 1 {MAX_MULTIPV}", options.multipv),
-        format!(
-            "Skill Level -spin {} 0 {MAX_SKILL_LEVEL}",
-            options.skill_level
-        ),
-        format!(
-            "Randomize (cp) -spin {} 0 {MAX_RANDOMIZE_CP}",
-            options.randomize_cp
-        ),
-        format!(
-            "Random Seed -spin {} 0 {MAX_RANDOM_SEED}",
-            options.random_seed
-        ),
-    ];
-    let mut features = options.search;
-    for (name, get) in SWITCHES {
-        list.push(format!("{name} -check {}", u8::from(*get(&mut features))));
+    OPTIONS
+        .iter()
+        .filter(|o| o.shown_to_xboard())
+        .map(|o| feature(o, options))
+        .collect()
+}
+
+fn feature(option: &EngineOption, options: &EngineOptions) -> String {
+    let name = option.name;
+    match option.kind {
+        OptionKind::Check { get, .. } => format!("{name} -check {}", u8::from(get(options))),
+        OptionKind::Spin { range, get, .. } => {
+            let (low, high) = range(options);
+            format!("{name} -spin {} {low} {high}", get(options))
+        }
+        OptionKind::Combo { choices, get, .. } => {
+            let current = get(options);
+            let choices: Vec<String> = choices
+                .iter()
+                .map(|c| {
+                    if *c == current {
+                        format!("*{c}")
+                    } else {
+                        (*c).to_string()
+                    }
+                })
+                .collect();
+            format!("{name} -combo {}", choices.join(" /// "))
+        }
+        OptionKind::Button => format!("{name} -button"),
+        OptionKind::File { get, .. } => format!("{name} -file {}", get(options)),
     }
-    list.push(combo_feature("IID", &IID_CHOICES, options.search.iid));
-    list.push(combo_feature(
-        "Search Driver",
-        &DRIVER_CHOICES,
-        options.search.driver,
-    ));
-    let evaluations = EVALUATION_CHOICES.map(|name| (name, name));
-    list.push(combo_feature(
-        "Evaluation",
-        &evaluations,
-        options.evaluation_name(),
-    ));
-    list.push(format!("EvalFile -file {}", options.eval_file));
-    list
 }
 
 /// Applies `option NAME[=VALUE]`; a value the option cannot take changes nothing.
@@ -170,6 +83,8 @@ pub(crate) fn set(
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, OptionError> {
+    let option = find_option(name, EngineOption::shown_to_xboard, false)
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let raw = value.unwrap_or("");
     let value = raw.trim();
     let bad = |expected: String| OptionError::BadValue {
@@ -177,88 +92,44 @@ pub(crate) fn set(
         value: raw.to_string(),
         expected,
     };
-    let check = || parse_check(value).ok_or_else(|| bad("0 or 1".to_string()));
-    let spin = |low: i64, high: i64| {
-        parse_spin(value, low, high).ok_or_else(|| bad(format!("{low} to {high}")))
-    };
-    match name {
-        "Move Overhead" => {
-            let ms = spin(0, MAX_MOVE_OVERHEAD_MS as i64)?;
-            options.move_overhead_ms = ms as u64;
-            Ok(OptionEffect::Nothing)
+    match option.kind {
+        OptionKind::Check { set, .. } => match value {
+            "1" => set(options, true),
+            "0" => set(options, false),
+            _ => return Err(bad("0 or 1".to_string())),
+        },
+        OptionKind::Spin { range, set, .. } => {
+            let (low, high) = range(options);
+            let v = value
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (low..=high).contains(v))
+                .ok_or_else(|| bad(format!("{low} to {high}")))?;
+            set(options, v);
         }
-        "Resign" => {
-            options.resign = check()?;
-            Ok(OptionEffect::Nothing)
-        }
-        "Resign Threshold" => {
-            let (low, high) = RESIGN_THRESHOLD_RANGE;
-            options.resign_threshold = spin(i64::from(low), i64::from(high))? as i32;
-            Ok(OptionEffect::Nothing)
-        }
-        "Clear Hash" => Ok(OptionEffect::ClearHash),
-        "Log Max MB" | "Log Keep MB" => {
-            let mb = spin(1, MAX_LOG_MB as i64)? as u64;
-            if name == "Log Max MB" {
-                options.log_limits.file_bytes = mb * MB;
-            } else {
-                options.log_limits.keep_bytes = mb * MB;
-            }
-            Ok(OptionEffect::LogLimits)
-        }
-        "MultiPV" => {
-            options.multipv = spin(1, MAX_MULTIPV as i64)? as usize;
-            Ok(OptionEffect::Nothing)
-        }
-        "Skill Level" => {
-            options.skill_level = spin(0, i64::from(MAX_SKILL_LEVEL))? as u32;
-            Ok(OptionEffect::Nothing)
-        }
-        "Randomize (cp)" => {
-            options.randomize_cp = spin(0, i64::from(MAX_RANDOMIZE_CP))? as u32;
-            Ok(OptionEffect::Nothing)
-        }
-        "Random Seed" => {
-            options.random_seed = spin(0, MAX_RANDOM_SEED as i64)? as u64;
-            Ok(OptionEffect::Reseed)
-        }
-        "IID" => {
-            options.search.iid = find_choice(&IID_CHOICES, value).map_err(bad)?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "Search Driver" => {
-            options.search.driver = find_choice(&DRIVER_CHOICES, value).map_err(bad)?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "Evaluation" => {
-            options
-                .set_evaluation(value, false)
-                .ok_or_else(|| bad(format!("one of {}", EVALUATION_CHOICES.join(", "))))?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        "EvalFile" => {
-            options
-                .set_eval_file(value)
-                .map_err(|why| OptionError::Network {
-                    value: raw.to_string(),
-                    why,
-                })?;
-            Ok(OptionEffect::SearchFeatures)
-        }
-        _ => {
-            let (_, get) = SWITCHES
+        OptionKind::Combo { choices, set, .. } => {
+            let choice = choices
                 .iter()
-                .find(|(switch, _)| *switch == name)
-                .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-            *get(&mut options.search) = check()?;
-            Ok(OptionEffect::SearchFeatures)
+                .find(|c| **c == value)
+                .ok_or_else(|| bad(format!("one of {}", choices.join(", "))))?;
+            set(options, choice);
+        }
+        OptionKind::Button => {}
+        OptionKind::File { set, .. } => {
+            set(options, value).map_err(|why| OptionError::Network {
+                value: raw.to_string(),
+                why,
+            })?
         }
     }
+    Ok(option.effect)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
+    use crate::logging::MB;
     use crate::search::IidMode;
 
     #[test]

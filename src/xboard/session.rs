@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
-use super::options::{self, OptionEffect};
+use super::options;
 use crate::board::{
     CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
     move_text, parse_move_in,
@@ -352,11 +352,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::set(&mut self.engine.options, name, value) {
-            Ok(OptionEffect::Nothing) => {}
-            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
-            Ok(OptionEffect::SearchFeatures) => self.engine.apply_search_features(),
-            Ok(OptionEffect::LogLimits) => logging::set_limits(self.engine.options.log_limits),
-            Ok(OptionEffect::Reseed) => self.engine.reseed(),
+            Ok(effect) => self.engine.apply_option(name, effect),
             Err(error) => self.out.line(&printable(&error.reply())),
         }
     }
