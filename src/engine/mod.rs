@@ -17,7 +17,8 @@ use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
-    RootMoveInfo, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher, TimeBudget,
+    RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
+    TimeBudget,
 };
 use clock::Clock;
 use options::{EngineOptions, clamp_threads};
@@ -644,6 +645,26 @@ impl Engine {
             best,
             score,
             ponder,
+        })
+    }
+
+    /// The thinking line that shows `chosen` when it is not the search's best move (a
+    /// Skill Level, Randomize or `random` choice), sent just before the move so that the last
+    /// line starts with the move played; `None` when it is the best move.
+    pub(crate) fn played_line(outcome: &SearchOutcome, chosen: &ChosenMove) -> Option<SearchInfo> {
+        if chosen.best == outcome.best_move {
+            return None;
+        }
+        Some(SearchInfo {
+            depth: outcome.depth,
+            selective_depth: outcome.depth,
+            multipv: 1,
+            score: chosen.score?,
+            bound: ScoreBound::Exact,
+            elapsed: outcome.elapsed,
+            nodes: outcome.nodes,
+            hashfull: outcome.hashfull,
+            pv: vec![chosen.best],
         })
     }
 

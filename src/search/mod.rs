@@ -190,6 +190,8 @@ pub struct SearchOutcome {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Permille of the table's sampled entries written by this search, at its end.
+    pub hashfull: u32,
     /// The last completed iteration's Multi-PV lines, best first: (first move, score). The
     /// engine core chooses among them for `random` and Skill Level.
     pub lines: Vec<(Move, i32)>,
@@ -381,6 +383,7 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
+                hashfull: 0,
                 lines: Vec::new(),
             };
         }

@@ -418,6 +418,9 @@ impl Session {
             // No legal move: UCI's null move.
             None => self.out.line("bestmove 0000"),
             Some(chosen) => {
+                if let Some(line) = Engine::played_line(outcome, &chosen) {
+                    self.info_line(&line);
+                }
                 let position = self.engine.position();
                 let best = move_text(position, chosen.best, self.notation());
                 let after = position.make_move(chosen.best);

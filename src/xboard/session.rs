@@ -740,6 +740,9 @@ impl Session {
             self.mode = Mode::Waiting;
             return;
         };
+        if let Some(line) = Engine::played_line(outcome, &chosen) {
+            self.thinking_line(&line, None);
+        }
         self.mode = Mode::Waiting;
         let options = &self.engine.options;
         let (resign, threshold) = (options.resign, options.resign_threshold);
