@@ -3,7 +3,8 @@
 //! cuts most iterations: every PV is legal from the position searched; no PV goes on after a
 //! position where a threefold repetition (counting the game's moves before the root) or
 //! the fifty-move rule could be claimed; the last line-1 PV before `bestmove` starts with the
-//! move played, also when a Skill Level plays another move than the search's best.
+//! move played, also when a Skill Level plays another move than the search's best; and
+//! `debug on` answers in words, never a Rust debug dump.
 
 mod common;
 
@@ -211,4 +212,44 @@ fn a_skill_level_move_is_the_last_line_shown() {
     if !logs.contains(" instead of ") {
         engine.fail("Skill Level 2 never played another move than the search's best");
     }
+}
+
+#[test]
+fn debug_on_speaks_english() {
+    let mut engine = start();
+    engine.send("debug on");
+    let setup = Setup::startpos("e2e4");
+    let gos = [
+        "go nodes 3000",
+        "go depth 3 searchmoves e7e5 c7c5",
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go movetime 50",
+        "go mate 2 nodes 2000",
+    ];
+    for go in gos {
+        engine.send(&setup.command());
+        engine.send(go);
+        let lines = engine.until("bestmove", LONG, |l| l.starts_with("bestmove"));
+        let strings: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        if strings.is_empty() {
+            engine.fail(&format!("no info string after debug on and {go}"));
+        }
+        for line in strings {
+            let dump = ["{", "}", "Some(", "None", "Move(", "[", "]", "_"];
+            if let Some(sign) = dump.iter().find(|s| line.contains(*s)) {
+                engine.fail(&format!("{sign:?} in debug output: {line}"));
+            }
+        }
+    }
+    engine.send("debug off");
+    engine.send(&setup.command());
+    engine.send("go nodes 1000");
+    let lines = engine.until("bestmove", LONG, |l| l.starts_with("bestmove"));
+    if let Some(line) = lines.iter().find(|l| l.starts_with("info string")) {
+        engine.fail(&format!("info string after debug off: {line}"));
+    }
+    engine.send("quit");
 }

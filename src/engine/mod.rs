@@ -496,7 +496,8 @@ impl Engine {
     /// Searches the position on the board as a UCI `go` asks. Unlike `think` and `analyze`
     /// it always starts a search, even without a legal move (the search then ends at once
     /// with none), so every `go` gets its report.
-    pub fn go(&mut self, request: GoRequest) {
+    /// Starts the search `request` asks for; returns its limits (for `debug on`).
+    pub fn go(&mut self, request: GoRequest) -> SearchLimits {
         self.think_started = Instant::now();
         let side = self.game.side_to_move();
         let time = request.timed.then(|| {
@@ -541,8 +542,9 @@ impl Engine {
             kind,
             self.game.position().clone(),
             self.game.history_keys(),
-            limits,
+            limits.clone(),
         );
+        limits
     }
 
     /// Stops the search for a pause; `thinking` charges the time used so far to the clock.
@@ -562,7 +564,7 @@ impl Engine {
     ) {
         self.generation += 1;
         log::debug!(
-            "search {} ({kind:?}): {} limits {:?}",
+            "search {} ({kind:?}): {}; {}",
             self.generation,
             position.to_fen(),
             limits

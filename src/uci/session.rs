@@ -337,10 +337,16 @@ impl Session {
             infinite: go.infinite,
             ponder: go.ponder,
         };
+        let pondering = request.ponder;
+        let limits = self.engine.go(request);
         if self.debug {
-            self.info_string(&format!("search {request:?}"));
+            let what = if pondering {
+                "pondering (the clock starts at ponderhit)"
+            } else {
+                "searching"
+            };
+            self.info_string(&format!("{what}: {limits}"));
         }
-        self.engine.go(request);
     }
 
     /// Ends the running search; its `bestmove` goes out when it has wound down (at once if
