@@ -121,12 +121,11 @@ impl Session {
         }
     }
 
-    /// Replays held lines once no search runs; stops at one that must wait again.
+    /// Replays held lines once no search runs; stops at one that must wait again. A held
+    /// `go` starts a search, and the lines behind it are handled as if they came now: a
+    /// `stop` or `isready` at once, anything else waits for that search's `bestmove`.
     fn drain_held(&mut self) -> Flow {
-        while self.search.is_none() {
-            let Some(line) = self.held.pop_front() else {
-                break;
-            };
+        while let Some(line) = self.held.pop_front() {
             match self.dispatch(&line) {
                 Handled::Done(Flow::Quit) => return Flow::Quit,
                 Handled::Done(Flow::Continue) => {}
