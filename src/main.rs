@@ -31,7 +31,7 @@ fn main() {
             0
         }
         Subcommand::Version => {
-            println!("ironwood {}", env!("CARGO_PKG_VERSION"));
+            println!("ironwood {}", ironwood::version());
             0
         }
         Subcommand::Xboard => {
@@ -39,7 +39,7 @@ fn main() {
             if sys::stdin_is_terminal() {
                 eprintln!(
                     "Ironwood {}: a chess engine speaking the XBoard protocol and UCI; waiting for XBoard commands (or `uci`) on stdin.",
-                    env!("CARGO_PKG_VERSION")
+                    ironwood::version()
                 );
                 eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
             }

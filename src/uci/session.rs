@@ -206,7 +206,7 @@ impl Session {
 
     fn identify(&mut self) {
         self.out
-            .line(&format!("id name Ironwood {}", env!("CARGO_PKG_VERSION")));
+            .line(&format!("id name Ironwood {}", crate::version()));
         self.out.line("id author the Ironwood developers");
         for line in options::announcements(
             &self.engine.options,

@@ -372,7 +372,7 @@ impl Session {
             .line("feature sigint=0 sigterm=0 colors=0 san=0 nps=0 pause=0");
         self.out.line(&format!(
             "feature myname=\"Ironwood {}\" variants=\"normal,fischerandom\"",
-            env!("CARGO_PKG_VERSION")
+            crate::version()
         ));
         for option in options::features(&self.engine.options) {
             self.out.line(&format!("feature option=\"{option}\""));
