@@ -70,11 +70,17 @@ impl Engine {
 
     /// Like `start_with`, with extra environment variables for the engine.
     pub fn start_with_env(args: &[String], env: &[(&str, &str)], log_dir: PathBuf) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ironwood"));
+        command.args(args).envs(env.iter().copied());
+        Engine::start_command(command, log_dir)
+    }
+
+    /// Starts `command` (an engine, or a program that runs one, such as Wine) with its
+    /// stderr in `log_dir/stderr.txt`.
+    pub fn start_command(mut command: Command, log_dir: PathBuf) -> Engine {
         let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
             .map_or_else(|_| Stdio::null(), Stdio::from);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
-            .args(args)
-            .envs(env.iter().copied())
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
