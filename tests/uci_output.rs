@@ -91,7 +91,11 @@ fn check_pv_line(engine: &Engine, game: &Game, line: &str) -> (usize, Vec<String
     };
     let mut game = game.clone();
     for (i, text) in pv.iter().enumerate() {
-        if let Some(outcome) = game.outcome() {
+        // Dead positions are left out, as fastchess does: play may go on in them.
+        if let Some(outcome) = game
+            .outcome()
+            .filter(|&o| o != Outcome::InsufficientMaterial)
+        {
             let rule = match outcome {
                 Outcome::Repetition => "a threefold repetition",
                 Outcome::FiftyMoves => "the fifty-move rule",
