@@ -16,7 +16,7 @@ pub const MAX_NPS: u64 = 1_000_000_000;
 /// Moves per session in `level` above this are refused.
 pub const MAX_MOVES_PER_SESSION: u32 = 10_000;
 
-/// Without `/proc/meminfo` the available memory is assumed to be this.
+/// Where the system cannot tell the available memory it is assumed to be this.
 const ASSUMED_AVAILABLE_MB: u64 = 4096;
 
 /// A table size after the memory cap, with the note to show the user when it was capped.
@@ -58,17 +58,9 @@ fn cap_hash_mb_with(requested: u64, available_mb: u64) -> HashSize {
     }
 }
 
-/// `MemAvailable` from `/proc/meminfo`, in MB.
+/// The memory available now (`sys`), or the assumption where the system cannot say.
 fn available_memory_mb() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or(ASSUMED_AVAILABLE_MB, |kb| kb / 1024)
+    crate::sys::available_memory_mb().unwrap_or(ASSUMED_AVAILABLE_MB)
 }
 
 #[cfg(test)]

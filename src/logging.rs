@@ -425,7 +425,7 @@ impl Sink {
             thread,
             format_args!(
                 "ironwood {}, pid {}, log file {part} ({note})",
-                env!("CARGO_PKG_VERSION"),
+                crate::version(),
                 std::process::id()
             ),
         ) + &format_line(

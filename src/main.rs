@@ -34,7 +34,7 @@ fn main() {
             0
         }
         Subcommand::Version => {
-            println!("ironwood {}", env!("CARGO_PKG_VERSION"));
+            println!("ironwood {}", ironwood::version());
             0
         }
         Subcommand::Xboard => play(&options),
@@ -72,7 +72,7 @@ fn play(options: &cli::GlobalOptions) -> i32 {
     if sys::stdin_is_terminal() {
         eprintln!(
             "Ironwood {}: a chess engine speaking the XBoard protocol and UCI; waiting for XBoard commands (or `uci`) on stdin.",
-            env!("CARGO_PKG_VERSION")
+            ironwood::version()
         );
         eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
     }

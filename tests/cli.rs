@@ -29,7 +29,7 @@ fn version() {
     for flag in ["--version", "-V"] {
         let (code, out, _) = run_ironwood(&[flag]);
         assert_eq!(code, 0);
-        assert_eq!(out, format!("ironwood {}\n", env!("CARGO_PKG_VERSION")));
+        assert_eq!(out, format!("ironwood {}\n", ironwood::version()));
     }
 }
 

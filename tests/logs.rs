@@ -162,7 +162,7 @@ fn files_roll_over_at_a_tiny_limit_without_losing_a_line() {
 
     let files = own_logs(&dir, pid);
     assert!(files.len() >= 4, "only {} files: {files:?}", files.len());
-    let version = env!("CARGO_PKG_VERSION");
+    let version = ironwood::version();
     for (i, (part, path, size)) in files.iter().enumerate() {
         assert_eq!(*part as usize, i + 1, "numbers run 1, 2, ...: {files:?}");
         let text = std::fs::read_to_string(path).unwrap();

@@ -501,6 +501,14 @@ fn every_go_gets_exactly_one_bestmove_even_when_commands_overlap() {
     engine.send("go depth 2");
     best_move(&mut engine, &after(&["g1f3"]), SHORT);
     assert!(engine.drain(Duration::from_millis(300)).is_empty());
+    // A go that waited behind a search, then a stop right behind it: the stop ends the
+    // waiting go once it runs (it used to wait behind that go for ever).
+    engine.send("go depth 30");
+    engine.send("go infinite");
+    engine.send("stop");
+    best_move(&mut engine, &after(&["g1f3"]), SHORT);
+    best_move(&mut engine, &after(&["g1f3"]), SHORT);
+    assert!(engine.drain(Duration::from_millis(300)).is_empty());
 }
 
 #[test]

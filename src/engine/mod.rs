@@ -17,7 +17,8 @@ use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
-    RootMoveInfo, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher, TimeBudget,
+    RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
+    TimeBudget,
 };
 use clock::Clock;
 use options::{EngineOptions, OptionEffect, clamp_threads};
@@ -517,7 +518,8 @@ impl Engine {
     /// Searches the position on the board as a UCI `go` asks. Unlike `think` and `analyze`
     /// it always starts a search, even without a legal move (the search then ends at once
     /// with none), so every `go` gets its report.
-    pub fn go(&mut self, request: GoRequest) {
+    /// Starts the search `request` asks for; returns its limits (for `debug on`).
+    pub fn go(&mut self, request: GoRequest) -> SearchLimits {
         self.think_started = Instant::now();
         let side = self.game.side_to_move();
         let time = request.timed.then(|| {
@@ -562,8 +564,9 @@ impl Engine {
             kind,
             self.game.position().clone(),
             self.game.history_keys(),
-            limits,
+            limits.clone(),
         );
+        limits
     }
 
     /// Stops the search for a pause; `thinking` charges the time used so far to the clock.
@@ -583,7 +586,7 @@ impl Engine {
     ) {
         self.generation += 1;
         log::debug!(
-            "search {} ({kind:?}): {} limits {:?}",
+            "search {} ({kind:?}): {}; {}",
             self.generation,
             position.to_fen(),
             limits
@@ -666,6 +669,26 @@ impl Engine {
             best,
             score,
             ponder,
+        })
+    }
+
+    /// The thinking line that shows `chosen` when it is not the search's best move (a
+    /// Skill Level, Randomize or `random` choice), sent just before the move so that the last
+    /// line starts with the move played; `None` when it is the best move.
+    pub(crate) fn played_line(outcome: &SearchOutcome, chosen: &ChosenMove) -> Option<SearchInfo> {
+        if chosen.best == outcome.best_move {
+            return None;
+        }
+        Some(SearchInfo {
+            depth: outcome.depth,
+            selective_depth: outcome.depth,
+            multipv: 1,
+            score: chosen.score?,
+            bound: ScoreBound::Exact,
+            elapsed: outcome.elapsed,
+            nodes: outcome.nodes,
+            hashfull: outcome.hashfull,
+            pv: vec![chosen.best],
         })
     }
 

@@ -58,6 +58,8 @@ pub struct ThreadSearch<'a> {
     root: Position,
     /// Keys of the game before the root, then of the current search path.
     keys: Vec<u64>,
+    /// How many of `keys` are the game's, before the root.
+    history_len: usize,
     features: SearchFeatures,
     id: usize,
     helper_stop: &'a AtomicBool,
@@ -82,6 +84,8 @@ pub struct ThreadSearch<'a> {
     null_verify_side: Option<crate::board::Color>,
     /// The drivers' nodes, allocated at the first search below the root.
     node_stack: Vec<StackedNode>,
+    /// The last line 1 the observer was told of (empty: none yet).
+    reported_pv: Vec<Move>,
 }
 
 impl<'a> ThreadSearch<'a> {
@@ -109,6 +113,7 @@ impl<'a> ThreadSearch<'a> {
             tt,
             root: root.clone(),
             keys,
+            history_len: history.len(),
             features,
             id,
             helper_stop,
@@ -129,6 +134,7 @@ impl<'a> ThreadSearch<'a> {
             null_verify_ply: 0,
             null_verify_side: None,
             node_stack: Vec::new(),
+            reported_pv: Vec::new(),
         }
     }
 
@@ -310,8 +316,31 @@ impl<'a> ThreadSearch<'a> {
         best
     }
 
+    /// The root's principal variation as far as a game could follow it: it ends at the
+    /// first position (after its first move) where a threefold repetition, counting the
+    /// game's positions before the root, or the fifty-move rule could be claimed.
     fn root_pv(&self) -> Vec<Move> {
-        self.stack.pv(0).to_vec()
+        let pv = self.stack.pv(0);
+        let mut keys = self.keys[..self.history_len].to_vec();
+        let mut pos = self.root.clone();
+        let mut line = Vec::with_capacity(pv.len());
+        for &m in pv {
+            keys.push(pos.key());
+            if !line.is_empty() && (pos.halfmove_clock() >= 100 || occurrences(&keys, &pos) >= 3) {
+                break;
+            }
+            line.push(m);
+            pos = pos.make_move(m);
+        }
+        line
+    }
+
+    /// Tells the observer of a line, remembering line 1.
+    fn report_line(&mut self, observer: &mut dyn SearchObserver, info: &SearchInfo) {
+        if info.multipv == 1 {
+            self.reported_pv.clone_from(&info.pv);
+        }
+        observer.on_iteration(info);
     }
 
     /// The main thread's deepening loop: reports each iteration, applies the stop rules, and
@@ -331,6 +360,8 @@ impl<'a> ThreadSearch<'a> {
         let mut best_move = moves[0].mv;
         let mut best_score = -INFINITY;
         let mut best_pv = vec![best_move];
+        // The depth and bound of the iteration `best_score` comes from.
+        let mut best_line = (0, ScoreBound::Exact);
         let mut completed_depth = 0;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Multi-PV: line k searches the moves left after the best k, each in its own window
@@ -374,6 +405,8 @@ impl<'a> ThreadSearch<'a> {
                         best_move = self.stack[0].pv[0];
                         best_score = score;
                         best_pv = self.root_pv();
+                        // The other root moves of this iteration are unsearched.
+                        best_line = (depth, ScoreBound::Lower);
                     }
                     break 'deepening;
                 }
@@ -399,11 +432,12 @@ impl<'a> ThreadSearch<'a> {
                     best_move = done[0].0;
                     best_score = done[0].1;
                     best_pv = done[0].2.clone();
+                    best_line = (depth, ScoreBound::Exact);
                 }
                 self.flush_nodes();
                 // The new line, and any line it pushed down, under their new numbers.
                 for (index, (_, score, pv)) in done.iter().enumerate().skip(place) {
-                    observer.on_iteration(&SearchInfo {
+                    let info = SearchInfo {
                         depth,
                         selective_depth: self.selective_depth as u32,
                         multipv: index + 1,
@@ -413,7 +447,8 @@ impl<'a> ThreadSearch<'a> {
                         nodes: self.total_nodes(),
                         hashfull: self.tt.hashfull() as u32,
                         pv: pv.clone(),
-                    });
+                    };
+                    self.report_line(observer, &info);
                 }
             }
             for (index, (mv, score, _)) in done.iter().enumerate() {
@@ -439,6 +474,26 @@ impl<'a> ThreadSearch<'a> {
             }
         }
 
+        // A limit that cut an iteration may leave a line of it as the last one told, or the
+        // best line unshown (a new best found in the first instant): the line of the move to
+        // be played goes out again, so the last line starts with it and shows its reply.
+        if best_score > -INFINITY && self.reported_pv != best_pv {
+            self.flush_nodes();
+            let (depth, bound) = best_line;
+            let info = SearchInfo {
+                depth,
+                selective_depth: self.selective_depth as u32,
+                multipv: 1,
+                score: best_score,
+                bound,
+                elapsed: start.elapsed(),
+                nodes: self.total_nodes(),
+                hashfull: self.tt.hashfull() as u32,
+                pv: best_pv.clone(),
+            };
+            self.report_line(observer, &info);
+        }
+
         // Ponder and analyze searches keep the answer until told to move or stop.
         while (limits.infinite || control.is_pondering()) && !control.stopped() {
             std::thread::sleep(Duration::from_millis(2));
@@ -453,6 +508,7 @@ impl<'a> ThreadSearch<'a> {
             depth: completed_depth,
             nodes: self.total_nodes(),
             elapsed: start.elapsed(),
+            hashfull: self.tt.hashfull() as u32,
             lines: line_moves
                 .iter()
                 .copied()
@@ -490,7 +546,7 @@ impl<'a> ThreadSearch<'a> {
                 // the search is past its first instant.
                 RootEvent::NewBest { mv, score } => {
                     if depth > 1 && mv != anchor_move && start.elapsed() > NEW_BEST_REPORT_AFTER {
-                        observer.on_iteration(&SearchInfo {
+                        let info = SearchInfo {
                             depth,
                             selective_depth: this.selective_depth as u32,
                             multipv: line + 1,
@@ -504,7 +560,8 @@ impl<'a> ThreadSearch<'a> {
                             nodes: this.total_nodes(),
                             hashfull: this.tt.hashfull() as u32,
                             pv: this.root_pv(),
-                        });
+                        };
+                        this.report_line(observer, &info);
                     }
                 }
                 RootEvent::Searching { mv, index } => {
@@ -693,4 +750,15 @@ impl<'a> ThreadSearch<'a> {
         }
         false
     }
+}
+
+/// How often `pos`, the last of `keys` (positions of a game, oldest first), has occurred:
+/// only the positions since the last irreversible move can be the same.
+fn occurrences(keys: &[u64], pos: &Position) -> usize {
+    let key = pos.key();
+    keys.iter()
+        .rev()
+        .take(usize::from(pos.halfmove_clock()) + 1)
+        .filter(|&&k| k == key)
+        .count()
 }

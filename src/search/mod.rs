@@ -137,6 +137,54 @@ pub struct SearchLimits {
     pub multipv: usize,
 }
 
+/// In words, for logs and `debug on`: e.g. `depth 5, 5000 nodes, time 850 ms (at most 2540
+/// ms), 1 line`, or `no limit` when nothing but a stop ends the search.
+impl std::fmt::Display for SearchLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(depth) = self.depth {
+            parts.push(format!("depth {depth}"));
+        }
+        if let Some(nodes) = self.nodes {
+            parts.push(format!("{nodes} nodes"));
+        }
+        match self.time {
+            Some(budget) if budget.soft_ms == u64::MAX => {
+                parts.push(format!("time {} ms", budget.hard_ms));
+            }
+            Some(budget) => parts.push(format!(
+                "time {} ms (at most {} ms)",
+                budget.soft_ms, budget.hard_ms
+            )),
+            None => {}
+        }
+        if let Some(moves) = self.mate {
+            parts.push(format!("until a mate in {moves}"));
+        }
+        let moves = |list: &[Move]| {
+            list.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if !self.only.is_empty() {
+            parts.push(format!("only {}", moves(&self.only)));
+        }
+        if !self.excluded.is_empty() {
+            parts.push(format!("excluding {}", moves(&self.excluded)));
+        }
+        if parts.is_empty() && !self.infinite {
+            parts.push("no limit".to_string());
+        }
+        if self.infinite {
+            parts.push("answer only when stopped".to_string());
+        }
+        let lines = self.multipv.max(1);
+        parts.push(format!("{lines} line{}", if lines == 1 { "" } else { "s" }));
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
 /// What a reported score is: exact, or only a bound from a window that failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
@@ -186,6 +234,8 @@ pub struct SearchOutcome {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Permille of the table's sampled entries written by this search, at its end.
+    pub hashfull: u32,
     /// The last completed iteration's Multi-PV lines, best first: (first move, score). The
     /// engine core chooses among them for `random` and Skill Level.
     pub lines: Vec<(Move, i32)>,
@@ -377,6 +427,7 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
+                hashfull: 0,
                 lines: Vec::new(),
             };
         }

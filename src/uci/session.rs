@@ -113,12 +113,11 @@ impl Session {
         }
     }
 
-    /// Replays held lines once no search runs; stops at one that must wait again.
+    /// Replays held lines once no search runs; stops at one that must wait again. A held
+    /// `go` starts a search, and the lines behind it are handled as if they came now: a
+    /// `stop` or `isready` at once, anything else waits for that search's `bestmove`.
     fn drain_held(&mut self) -> Flow {
-        while self.search.is_none() {
-            let Some(line) = self.held.pop_front() else {
-                break;
-            };
+        while let Some(line) = self.held.pop_front() {
             match self.dispatch(&line) {
                 Handled::Done(Flow::Quit) => return Flow::Quit,
                 Handled::Done(Flow::Continue) => {}
@@ -199,7 +198,7 @@ impl Session {
 
     fn identify(&mut self) {
         self.out
-            .line(&format!("id name Ironwood {}", env!("CARGO_PKG_VERSION")));
+            .line(&format!("id name Ironwood {}", crate::version()));
         self.out.line("id author the Ironwood developers");
         for line in options::announcements(&self.engine.options) {
             self.out.line(&line);
@@ -314,10 +313,16 @@ impl Session {
             infinite: go.infinite,
             ponder: go.ponder,
         };
+        let pondering = request.ponder;
+        let limits = self.engine.go(request);
         if self.debug {
-            self.info_string(&format!("search {request:?}"));
+            let what = if pondering {
+                "pondering (the clock starts at ponderhit)"
+            } else {
+                "searching"
+            };
+            self.info_string(&format!("{what}: {limits}"));
         }
-        self.engine.go(request);
     }
 
     /// Ends the running search; its `bestmove` goes out when it has wound down (at once if
@@ -395,6 +400,9 @@ impl Session {
             // No legal move: UCI's null move.
             None => self.out.line("bestmove 0000"),
             Some(chosen) => {
+                if let Some(line) = Engine::played_line(outcome, &chosen) {
+                    self.info_line(&line);
+                }
                 let position = self.engine.position();
                 let best = move_text(position, chosen.best, self.notation());
                 let after = position.make_move(chosen.best);

@@ -368,7 +368,7 @@ impl Session {
             .line("feature sigint=0 sigterm=0 colors=0 san=0 nps=0 pause=0");
         self.out.line(&format!(
             "feature myname=\"Ironwood {}\" variants=\"normal,fischerandom\"",
-            env!("CARGO_PKG_VERSION")
+            crate::version()
         ));
         for option in options::features(&self.engine.options) {
             self.out.line(&format!("feature option=\"{option}\""));
@@ -736,6 +736,9 @@ impl Session {
             self.mode = Mode::Waiting;
             return;
         };
+        if let Some(line) = Engine::played_line(outcome, &chosen) {
+            self.thinking_line(&line, None);
+        }
         self.mode = Mode::Waiting;
         let options = &self.engine.options;
         let (resign, threshold) = (options.resign, options.resign_threshold);

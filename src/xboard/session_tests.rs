@@ -110,6 +110,7 @@ impl Harness {
             depth: 5,
             nodes: 1000,
             elapsed: Duration::from_millis(10),
+            hashfull: 0,
             lines: vec![(best_move, score)],
         };
         self.session.handle(Event::Search(SearchReport::Finished {

@@ -70,11 +70,17 @@ impl Engine {
 
     /// Like `start_with`, with extra environment variables for the engine.
     pub fn start_with_env(args: &[String], env: &[(&str, &str)], log_dir: PathBuf) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ironwood"));
+        command.args(args).envs(env.iter().copied());
+        Engine::start_command(command, log_dir)
+    }
+
+    /// Starts `command` (an engine, or a program that runs one, such as Wine) with its
+    /// stderr in `log_dir/stderr.txt`.
+    pub fn start_command(mut command: Command, log_dir: PathBuf) -> Engine {
         let stderr = std::fs::File::create(log_dir.join("stderr.txt"))
             .map_or_else(|_| Stdio::null(), Stdio::from);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
-            .args(args)
-            .envs(env.iter().copied())
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -376,18 +382,22 @@ pub struct ScriptRun {
 }
 
 /// Runs `program args...` in its own process group (so a hang is ended with everything it
-/// started) with both outputs read on threads, killing the group after `limit`. `Err` when
-/// the program cannot be started.
+/// started) with both outputs read on threads, killing the group (on Windows the process
+/// tree) after `limit`. `Err` when the program cannot be started.
 pub fn run_script(program: &str, args: &[&OsStr], limit: Duration) -> std::io::Result<ScriptRun> {
     use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()?;
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn()?;
     let pid = child.id();
     let mut stdout = child.stdout.take().expect("piped stdout");
     let mut stderr = child.stderr.take().expect("piped stderr");
@@ -407,9 +417,8 @@ pub fn run_script(program: &str, args: &[&OsStr], limit: Duration) -> std::io::R
             break Some(status);
         }
         if started.elapsed() > limit {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{pid}")])
-                .status();
+            kill_tree(pid);
+            let _ = child.kill();
             let _ = child.wait();
             break None;
         }
@@ -421,6 +430,22 @@ pub fn run_script(program: &str, args: &[&OsStr], limit: Duration) -> std::io::R
         err: err_reader.join().unwrap_or_default(),
         elapsed: started.elapsed(),
     })
+}
+
+/// Kills the process group `pid` leads (`run_script` starts one per script).
+#[cfg(unix)]
+fn kill_tree(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pid}")])
+        .status();
+}
+
+/// Kills process `pid` and every process it started.
+#[cfg(not(unix))]
+fn kill_tree(pid: u32) {
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .status();
 }
 
 /// Whether `CI` is set (as `.ci/run` does): then client tests must run, not skip.
