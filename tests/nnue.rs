@@ -4,8 +4,9 @@
 
 mod common;
 
+use ironwood::board::Color;
 use ironwood::board::{MoveKind, Position};
-use ironwood::nnue::{Accumulator, Evaluation, Network, NetworkError, file};
+use ironwood::nnue::{Accumulator, Evaluation, Network, NetworkError, SimdPath, file};
 use ironwood::train::network::{FloatNetwork, white_features};
 use ironwood::train::{Sample, loss, loss_and_gradient};
 use rand::rngs::StdRng;
@@ -105,6 +106,112 @@ fn the_incremental_accumulator_equals_a_refresh_after_every_move_of_perft_3() {
     ));
     assert!(seen.nodes > 500_000, "{}", seen.nodes);
     assert!(seen.castles > 1000 && seen.en_passants > 100 && seen.promotions > 1000);
+}
+
+/// One code path's accumulators over a perft walk: `from_parent[ply]` is updated from the
+/// parent's, as the search does; `in_place[ply]` only from its own previous values (the
+/// sibling's position, or a refresh when too far).
+struct PathStacks {
+    path: SimdPath,
+    from_parent: Vec<Accumulator>,
+    in_place: Vec<Accumulator>,
+}
+
+/// Every node of a perft walk to `depth`: each code path's accumulators, incremental from
+/// the parent, incremental in place and refreshed, hold the scalar refresh's integers, and
+/// its output for either side to move is the scalar output.
+fn walk_paths(
+    net: &Network,
+    pos: &Position,
+    ply: usize,
+    depth: u32,
+    stacks: &mut [PathStacks],
+    nodes: &mut u64,
+) {
+    for m in common::legal(pos) {
+        let child = pos.make_move(m);
+        let mut expected = Accumulator::default();
+        expected.refresh_with(SimdPath::scalar(), net, &child);
+        let expected_outputs =
+            Color::BOTH.map(|side| net.output_with(SimdPath::scalar(), &expected, side));
+        for stack in stacks.iter_mut() {
+            let path = stack.path;
+            let (before, rest) = stack.from_parent.split_at_mut(ply + 1);
+            rest[0].update_with(path, net, &child, Some(&before[ply]));
+            stack.in_place[ply + 1].update_with(path, net, &child, None);
+            let mut refreshed = Accumulator::default();
+            refreshed.refresh_with(path, net, &child);
+            for acc in [
+                &stack.from_parent[ply + 1],
+                &stack.in_place[ply + 1],
+                &refreshed,
+            ] {
+                assert!(
+                    acc.values() == expected.values() && acc.is_for(&child),
+                    "{}: after {m} from {}",
+                    path.name(),
+                    pos.to_fen()
+                );
+                for side in Color::BOTH {
+                    assert_eq!(
+                        net.output_with(path, acc, side),
+                        expected_outputs[side.index()],
+                        "{}: after {m} from {}",
+                        path.name(),
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
+        *nodes += 1;
+        if depth > 1 {
+            walk_paths(net, &child, ply + 1, depth - 1, stacks, nodes);
+        }
+    }
+}
+
+#[test]
+fn every_simd_path_gives_the_scalar_integers_at_every_node_of_perft_3() {
+    let paths = SimdPath::supported();
+    common::say(&format!(
+        "nnue: code paths {:?}, active {}",
+        paths.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        SimdPath::active().name()
+    ));
+    // A second network whose hidden values leave the clipped ReLU's range both ways, so
+    // clamping and the output sum's extremes are exercised too.
+    use ironwood::nnue::{HIDDEN, INPUTS};
+    let mut rng = StdRng::seed_from_u64(32);
+    let limit = file::MAX_TRANSFORMER_VALUE;
+    let loud = Network::from_parts(
+        (0..INPUTS * HIDDEN)
+            .map(|_| rng.gen_range(-limit..=limit))
+            .collect(),
+        std::array::from_fn(|_| rng.gen_range(-limit..=limit)),
+        std::array::from_fn(|_| rng.r#gen()),
+        rng.gen_range(-1_000_000..=1_000_000),
+    )
+    .unwrap();
+    let mut nodes = 0;
+    for net in [Network::embedded(), &loud] {
+        for root in &perft_positions() {
+            let mut stacks: Vec<PathStacks> = paths
+                .iter()
+                .map(|&path| {
+                    let mut stack = PathStacks {
+                        path,
+                        from_parent: vec![Accumulator::default(); 4],
+                        in_place: vec![Accumulator::default(); 4],
+                    };
+                    stack.from_parent[0].refresh_with(path, net, root);
+                    stack
+                })
+                .collect();
+            walk_paths(net, root, 0, 3, &mut stacks, &mut nodes);
+        }
+    }
+    common::say(&format!("nnue: {nodes} nodes compared on every path"));
+    assert!(nodes > 100_000, "{nodes}");
 }
 
 /// Integer truncation of the output is the only difference from the dequantised network.

@@ -2,6 +2,7 @@
 //! computed for. Moving to another position adds the rows of the pieces that appeared and
 //! subtracts those that left, so a child costs a move's two to four rows, not thirty-two.
 
+use super::simd::{self, SimdPath};
 use super::{HIDDEN, Network, feature};
 use crate::board::{Color, PieceKind, Position, Square};
 
@@ -39,27 +40,78 @@ fn pieces_of(pos: &Position) -> Pieces {
     pieces
 }
 
-fn changes(a: &Pieces, b: &Pieces) -> u32 {
-    a.iter()
-        .flatten()
-        .zip(b.iter().flatten())
-        .map(|(x, y)| (x ^ y).count_ones())
-        .sum()
+/// How many pieces differ between `a` and `b`.
+fn changes(path: SimdPath, a: &Pieces, b: &Pieces) -> u32 {
+    simd::count_differences(
+        path,
+        a.as_flattened().try_into().unwrap(),
+        b.as_flattened().try_into().unwrap(),
+    )
 }
 
-#[inline]
-fn add(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_add(*w);
+/// Input features to add or subtract, on the stack: the hot path allocates nothing.
+struct FeatureList<const CAPACITY: usize> {
+    features: [u16; CAPACITY],
+    len: usize,
+}
+
+impl<const CAPACITY: usize> FeatureList<CAPACITY> {
+    fn new() -> Self {
+        FeatureList {
+            features: [0; CAPACITY],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, feature: usize) {
+        self.features[self.len] = feature as u16;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[u16] {
+        &self.features[..self.len]
     }
 }
 
-#[inline]
-fn sub(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_sub(*w);
+/// The features of the pieces in `from` and not `to` (`removed`) and in `to` and not `from`
+/// (`added`), for each view (White's, Black's).
+struct PieceChanges<const CAPACITY: usize> {
+    removed: [FeatureList<CAPACITY>; 2],
+    added: [FeatureList<CAPACITY>; 2],
+}
+
+impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
+    /// Panics if more than CAPACITY pieces changed; callers bound the count.
+    fn between(from: &Pieces, to: &Pieces) -> Self {
+        let mut changes = PieceChanges {
+            removed: [FeatureList::new(), FeatureList::new()],
+            added: [FeatureList::new(), FeatureList::new()],
+        };
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                let old = from[color.index()][kind.index()];
+                let new = to[color.index()][kind.index()];
+                for (mut squares, lists) in [
+                    (old & !new, &mut changes.removed),
+                    (new & !old, &mut changes.added),
+                ] {
+                    while squares != 0 {
+                        let sq = Square::new(squares.trailing_zeros() as u8);
+                        squares &= squares - 1;
+                        for view in Color::BOTH {
+                            lists[view.index()].push(feature(view, color, kind, sq));
+                        }
+                    }
+                }
+            }
+        }
+        changes
     }
 }
+
+/// A board has 64 squares: a refresh adds at most this many rows.
+const MAX_PIECES: usize = 64;
 
 impl Accumulator {
     /// (side's view, other side's view).
@@ -73,63 +125,77 @@ impl Accumulator {
 
     /// Computes the values for `pos` from the biases and every piece.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
-        self.values = [net.transformer_biases; 2];
-        self.pieces = [[0; 6]; 2];
+        self.refresh_with(SimdPath::active(), net, pos);
+    }
+
+    /// `refresh` on the given code path (tests compare the paths).
+    pub fn refresh_with(&mut self, path: SimdPath, net: &Network, pos: &Position) {
+        let target = pieces_of(pos);
+        let pieces = PieceChanges::<MAX_PIECES>::between(&[[0; 6]; 2], &target);
+        for view in Color::BOTH {
+            simd::apply_rows(
+                path,
+                &mut self.values[view.index()],
+                Some(&net.transformer_biases),
+                &net.transformer_weights,
+                pieces.added[view.index()].as_slice(),
+                &[],
+            );
+        }
+        self.pieces = target;
         self.computed = true;
-        self.apply_changes(net, pieces_of(pos));
     }
 
     /// Brings the values to `pos`, starting from whichever of this accumulator's old values
     /// and `parent`'s is fewer pieces away, or from scratch when neither is close.
     pub fn update(&mut self, net: &Network, pos: &Position, parent: Option<&Accumulator>) {
+        self.update_with(SimdPath::active(), net, pos, parent);
+    }
+
+    /// `update` on the given code path (tests compare the paths).
+    pub fn update_with(
+        &mut self,
+        path: SimdPath,
+        net: &Network,
+        pos: &Position,
+        parent: Option<&Accumulator>,
+    ) {
         let target = pieces_of(pos);
         let own = if self.computed {
-            changes(&self.pieces, &target)
+            changes(path, &self.pieces, &target)
         } else {
             u32::MAX
         };
-        let from_parent = parent
-            .filter(|p| p.computed)
-            .map_or(u32::MAX, |p| changes(&p.pieces, &target));
+        let parent = parent.filter(|p| p.computed);
+        let from_parent = parent.map_or(u32::MAX, |p| changes(path, &p.pieces, &target));
         if own.min(from_parent) > MAX_CHANGES_TO_UPDATE {
-            self.refresh(net, pos);
+            self.refresh_with(path, net, pos);
             return;
         }
-        if from_parent < own
-            && let Some(parent) = parent
-        {
-            self.values = parent.values;
-            self.pieces = parent.pieces;
-            self.computed = true;
-        }
-        self.apply_changes(net, target);
-    }
-
-    /// Subtracts the rows of pieces gone since `self.pieces`, then adds the new ones.
-    fn apply_changes(&mut self, net: &Network, target: Pieces) {
-        for add_pass in [false, true] {
-            for color in Color::BOTH {
-                for kind in PieceKind::ALL {
-                    let old = self.pieces[color.index()][kind.index()];
-                    let new = target[color.index()][kind.index()];
-                    let mut squares = if add_pass { new & !old } else { old & !new };
-                    while squares != 0 {
-                        let sq = Square::new(squares.trailing_zeros() as u8);
-                        squares &= squares - 1;
-                        for view in Color::BOTH {
-                            let row = net.row(feature(view, color, kind, sq));
-                            let values = &mut self.values[view.index()];
-                            if add_pass {
-                                add(values, row);
-                            } else {
-                                sub(values, row);
-                            }
-                        }
-                    }
-                }
+        // Starting from the parent reads its values and writes ours in the same pass, so
+        // they are never copied first.
+        let parent = parent.filter(|_| from_parent < own);
+        let from = parent.map_or(&self.pieces, |p| &p.pieces);
+        let changed = PieceChanges::<{ MAX_CHANGES_TO_UPDATE as usize }>::between(from, &target);
+        for view in Color::BOTH {
+            let (added, removed) = (
+                changed.added[view.index()].as_slice(),
+                changed.removed[view.index()].as_slice(),
+            );
+            if parent.is_none() && added.is_empty() && removed.is_empty() {
+                continue;
             }
+            simd::apply_rows(
+                path,
+                &mut self.values[view.index()],
+                parent.map(|p| &p.values[view.index()]),
+                &net.transformer_weights,
+                added,
+                removed,
+            );
         }
         self.pieces = target;
+        self.computed = true;
     }
 
     /// Is this accumulator computed for `pos`'s pieces (tests)?

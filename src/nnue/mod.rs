@@ -4,6 +4,7 @@
 
 pub mod accumulator;
 pub mod file;
+pub mod simd;
 
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::EVAL_LIMIT;
@@ -13,6 +14,7 @@ use std::sync::{Mutex, OnceLock};
 
 pub use accumulator::Accumulator;
 pub use file::NetworkError;
+pub use simd::SimdPath;
 
 /// Piece-square inputs: (own or other side) x kind x square, from one side's view.
 pub const INPUTS: usize = 768;
@@ -140,24 +142,15 @@ impl Network {
         leaked
     }
 
-    fn row(&self, feature: usize) -> &[i16; HIDDEN] {
-        self.transformer_weights[feature * HIDDEN..(feature + 1) * HIDDEN]
-            .try_into()
-            .unwrap()
-    }
-
     /// The output layer over an up-to-date accumulator, in centipawns for `side`.
     pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
-        let half = |values: &[i16; HIDDEN], weights: &[i16]| -> i32 {
-            values
-                .iter()
-                .zip(weights)
-                .map(|(&v, &w)| i32::from(v.clamp(0, QA as i16)) * i32::from(w))
-                .sum()
-        };
+        self.output_with(SimdPath::active(), acc, side)
+    }
+
+    /// `output` on the given code path (tests compare the paths).
+    pub fn output_with(&self, path: SimdPath, acc: &Accumulator, side: Color) -> i32 {
         let (own, other) = acc.perspectives(side);
-        let sum = i64::from(half(own, &self.output_weights[..HIDDEN]))
-            + i64::from(half(other, &self.output_weights[HIDDEN..]))
+        let sum = i64::from(simd::output_sum(path, own, other, &self.output_weights))
             + i64::from(self.output_bias);
         (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
