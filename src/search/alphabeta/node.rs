@@ -69,23 +69,6 @@ pub(super) enum Step {
     Child(ChildSearch),
 }
 
-/// Where a node continues when a child's value comes back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ResumeAfter {
-    NullMove,
-    Verification,
-    ProbCutQuiescence,
-    ProbCut,
-    Iid,
-    Singular,
-    FirstMove,
-    ZeroWindow,
-    FullDepth,
-    PvsReSearch,
-    DeepeningReSearch,
-    QuiescenceMove,
-}
-
 /// Step 10's margins for one pass of the move loop. They depend only on the pass, so they
 /// are worked out when it starts rather than each time the node resumes after a move.
 #[derive(Clone, Copy)]
@@ -191,7 +174,8 @@ impl Default for MovePass {
 /// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker).
 pub(super) struct Node {
     kind: ChildKind,
-    resume: ResumeAfter,
+    /// The kind of the child search the node asked for last: where it resumes.
+    asked: ChildKind,
     depth: i32,
     alpha: i32,
     beta: i32,
@@ -234,7 +218,7 @@ impl Default for Node {
     fn default() -> Self {
         Node {
             kind: ChildKind::Main,
-            resume: ResumeAfter::FirstMove,
+            asked: ChildKind::Main,
             depth: 0,
             alpha: -INFINITY,
             beta: INFINITY,
@@ -281,8 +265,8 @@ impl Node {
         self.cut_node = search.cut_node;
     }
 
-    fn ask(&mut self, resume: ResumeAfter, search: ChildSearch) -> Step {
-        self.resume = resume;
+    fn ask(&mut self, search: ChildSearch) -> Step {
+        self.asked = search.kind;
         Step::Child(search)
     }
 }
@@ -310,25 +294,25 @@ impl ThreadSearch<'_> {
     /// Continues `node` (at `pos`) with the value its last child search returned.
     #[inline(always)]
     pub(super) fn resume(&mut self, node: &mut Node, pos: &Position, value: i32) -> Step {
-        match node.resume {
-            ResumeAfter::NullMove => self.after_null_move(node, pos, -value),
-            ResumeAfter::Verification => self.after_verification(node, pos, value),
-            ResumeAfter::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
-            ResumeAfter::ProbCut => self.after_probcut_move(node, pos, -value),
-            ResumeAfter::Iid => self.after_iid(node, pos),
-            ResumeAfter::Singular => self.after_singular(node, pos, value),
-            ResumeAfter::FirstMove => self.after_move_window_searches(node, pos, -value),
-            ResumeAfter::ZeroWindow => self.after_zero_window(node, pos, -value),
-            ResumeAfter::FullDepth => self.after_full_depth(node, pos, -value),
-            ResumeAfter::PvsReSearch => self.after_move_window_searches(node, pos, -value),
-            ResumeAfter::DeepeningReSearch => {
+        match node.asked {
+            ChildKind::Main => self.after_move_window_searches(node, pos, -value),
+            ChildKind::NullMove => self.after_null_move(node, pos, -value),
+            ChildKind::Verification => self.after_verification(node, pos, value),
+            ChildKind::Iid => self.after_iid(node, pos),
+            ChildKind::ZeroWindow => self.after_zero_window(node, pos, -value),
+            ChildKind::FullDepth => self.after_full_depth(node, pos, -value),
+            ChildKind::PvsReSearch => self.after_move_window_searches(node, pos, -value),
+            ChildKind::DeepeningReSearch => {
                 let score = -value;
                 if score >= node.beta {
                     node.pass.proven_at_full_depth = true;
                 }
                 self.after_move(node, pos, score)
             }
-            ResumeAfter::QuiescenceMove => self.after_quiescence_move(node, pos, -value),
+            ChildKind::Singular => self.after_singular(node, pos, value),
+            ChildKind::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
+            ChildKind::ProbCut => self.after_probcut_move(node, pos, -value),
+            ChildKind::Quiescence => self.after_quiescence_move(node, pos, -value),
         }
     }
 
@@ -450,17 +434,14 @@ impl ThreadSearch<'_> {
                 self.keys.push(pos.key());
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].moved_piece = None;
-                return node.ask(
-                    ResumeAfter::NullMove,
-                    ChildSearch {
-                        kind: ChildKind::NullMove,
-                        depth: depth - 1 - reduction,
-                        alpha: -beta,
-                        beta: -beta + 1,
-                        ply: ply + 1,
-                        cut_node: !cut_node,
-                    },
-                );
+                return node.ask(ChildSearch {
+                    kind: ChildKind::NullMove,
+                    depth: depth - 1 - reduction,
+                    alpha: -beta,
+                    beta: -beta + 1,
+                    ply: ply + 1,
+                    cut_node: !cut_node,
+                });
             }
         }
         self.probcut(node, pos)
@@ -481,17 +462,14 @@ impl ThreadSearch<'_> {
             self.null_verify_side = Some(pos.side_to_move());
             self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
             node.null_score = score;
-            return node.ask(
-                ResumeAfter::Verification,
-                ChildSearch {
-                    kind: ChildKind::Verification,
-                    depth: depth - reduction,
-                    alpha: beta - 1,
-                    beta,
-                    ply,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::Verification,
+                depth: depth - reduction,
+                alpha: beta - 1,
+                beta,
+                ply,
+                cut_node: false,
+            });
         }
         self.probcut(node, pos)
     }
@@ -541,34 +519,28 @@ impl ThreadSearch<'_> {
             pos.make_move_into(m, &mut node.child);
             node.mv = m;
             self.enter_move(pos, ply, m);
-            return node.ask(
-                ResumeAfter::ProbCutQuiescence,
-                ChildSearch {
-                    kind: ChildKind::ProbCutQuiescence,
-                    depth: 0,
-                    alpha: -node.probcut_beta,
-                    beta: -node.probcut_beta + 1,
-                    ply: ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::ProbCutQuiescence,
+                depth: 0,
+                alpha: -node.probcut_beta,
+                beta: -node.probcut_beta + 1,
+                ply: ply + 1,
+                cut_node: false,
+            });
         }
         self.internal_iterative_deepening(node, pos)
     }
 
     fn after_probcut_quiescence(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score >= node.probcut_beta {
-            return node.ask(
-                ResumeAfter::ProbCut,
-                ChildSearch {
-                    kind: ChildKind::ProbCut,
-                    depth: node.depth - 4,
-                    alpha: -node.probcut_beta,
-                    beta: -node.probcut_beta + 1,
-                    ply: node.ply + 1,
-                    cut_node: !node.cut_node,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::ProbCut,
+                depth: node.depth - 4,
+                alpha: -node.probcut_beta,
+                beta: -node.probcut_beta + 1,
+                ply: node.ply + 1,
+                cut_node: !node.cut_node,
+            });
         }
         self.after_probcut_move(node, pos, score)
     }
@@ -601,17 +573,14 @@ impl ThreadSearch<'_> {
                 IidMode::Off => {}
                 IidMode::Classic => {
                     let shallower = if node.pv_node { depth - 2 } else { depth / 2 };
-                    return node.ask(
-                        ResumeAfter::Iid,
-                        ChildSearch {
-                            kind: ChildKind::Iid,
-                            depth: shallower,
-                            alpha: node.alpha,
-                            beta: node.beta,
-                            ply: node.ply,
-                            cut_node: node.cut_node,
-                        },
-                    );
+                    return node.ask(ChildSearch {
+                        kind: ChildKind::Iid,
+                        depth: shallower,
+                        alpha: node.alpha,
+                        beta: node.beta,
+                        ply: node.ply,
+                        cut_node: node.cut_node,
+                    });
                 }
                 IidMode::SelfDeepening => {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
@@ -678,17 +647,14 @@ impl ThreadSearch<'_> {
             let singular_beta = hit.score - 2 * depth;
             node.singular_beta = singular_beta;
             self.stack[node.ply].excluded_move = tt_move;
-            return node.ask(
-                ResumeAfter::Singular,
-                ChildSearch {
-                    kind: ChildKind::Singular,
-                    depth: (depth - 1) / 2,
-                    alpha: singular_beta - 1,
-                    beta: singular_beta,
-                    ply: node.ply,
-                    cut_node: node.cut_node,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::Singular,
+                depth: (depth - 1) / 2,
+                alpha: singular_beta - 1,
+                beta: singular_beta,
+                ply: node.ply,
+                cut_node: node.cut_node,
+            });
         }
         self.full_depth_moves(node, pos)
     }
@@ -841,17 +807,14 @@ impl ThreadSearch<'_> {
             self.enter_move(pos, ply, m);
             self.stack[ply].reduction = 0;
             if pass.searched == 0 {
-                return node.ask(
-                    ResumeAfter::FirstMove,
-                    ChildSearch {
-                        kind: ChildKind::Main,
-                        depth: new_depth,
-                        alpha: -beta,
-                        beta: -a,
-                        ply: ply + 1,
-                        cut_node: !pv_node && !pass.cut_node,
-                    },
-                );
+                return node.ask(ChildSearch {
+                    kind: ChildKind::Main,
+                    depth: new_depth,
+                    alpha: -beta,
+                    beta: -a,
+                    ply: ply + 1,
+                    cut_node: !pv_node && !pass.cut_node,
+                });
             }
             // Late-move reductions for quiet moves ordered late.
             let mut reduction = 0;
@@ -882,17 +845,14 @@ impl ThreadSearch<'_> {
             }
             self.stack[ply].reduction = reduction;
             node.reduction = reduction;
-            return node.ask(
-                ResumeAfter::ZeroWindow,
-                ChildSearch {
-                    kind: ChildKind::ZeroWindow,
-                    depth: new_depth - reduction,
-                    alpha: -a - 1,
-                    beta: -a,
-                    ply: ply + 1,
-                    cut_node: true,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::ZeroWindow,
+                depth: new_depth - reduction,
+                alpha: -a - 1,
+                beta: -a,
+                ply: ply + 1,
+                cut_node: true,
+            });
         }
         self.finish_moves(node, pos)
     }
@@ -912,34 +872,28 @@ impl ThreadSearch<'_> {
                     return self.after_full_depth(node, pos, score);
                 }
             }
-            return node.ask(
-                ResumeAfter::FullDepth,
-                ChildSearch {
-                    kind: ChildKind::FullDepth,
-                    depth: node.new_depth,
-                    alpha: -node.move_alpha - 1,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: !node.pass.cut_node,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::FullDepth,
+                depth: node.new_depth,
+                alpha: -node.move_alpha - 1,
+                beta: -node.move_alpha,
+                ply: node.ply + 1,
+                cut_node: !node.pass.cut_node,
+            });
         }
         self.after_full_depth(node, pos, score)
     }
 
     fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && score < node.beta && !self.stopped {
-            return node.ask(
-                ResumeAfter::PvsReSearch,
-                ChildSearch {
-                    kind: ChildKind::PvsReSearch,
-                    depth: node.new_depth,
-                    alpha: -node.beta,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::PvsReSearch,
+                depth: node.new_depth,
+                alpha: -node.beta,
+                beta: -node.move_alpha,
+                ply: node.ply + 1,
+                cut_node: false,
+            });
         }
         self.after_move_window_searches(node, pos, score)
     }
@@ -948,17 +902,14 @@ impl ThreadSearch<'_> {
     fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let pass = &node.pass;
         if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
-            return node.ask(
-                ResumeAfter::DeepeningReSearch,
-                ChildSearch {
-                    kind: ChildKind::DeepeningReSearch,
-                    depth: pass.full_depth - 1 + node.extension,
-                    alpha: -node.beta,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::DeepeningReSearch,
+                depth: pass.full_depth - 1 + node.extension,
+                alpha: -node.beta,
+                beta: -node.move_alpha,
+                ply: node.ply + 1,
+                cut_node: false,
+            });
         }
         self.after_move(node, pos, score)
     }
@@ -1188,17 +1139,14 @@ impl ThreadSearch<'_> {
             pos.make_move_into(m, &mut node.child);
             node.mv = m;
             self.enter_move(pos, ply, m);
-            return node.ask(
-                ResumeAfter::QuiescenceMove,
-                ChildSearch {
-                    kind: ChildKind::Quiescence,
-                    depth: 0,
-                    alpha: -node.beta,
-                    beta: -node.alpha,
-                    ply: ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch {
+                kind: ChildKind::Quiescence,
+                depth: 0,
+                alpha: -node.beta,
+                beta: -node.alpha,
+                ply: ply + 1,
+                cut_node: false,
+            });
         }
         self.finish_quiescence(node, pos)
     }
