@@ -6,6 +6,7 @@ use crate::board::{Move, PieceKind, Position, is_playable};
 use crate::search::history::PieceTo;
 use crate::search::ordering::{piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score};
+use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{IidMode, SearchFeatures};
 
@@ -116,24 +117,14 @@ impl PruningLimits {
 }
 
 /// One run of the move loop (steps 9-14): at the node's depth, or shallower as a pass of
-/// self-deepening IID. Quiescence uses its counters, best score and best move too.
+/// self-deepening IID. It reads the node's facts from the frame. Quiescence uses its
+/// counters, best score and best move too.
 #[derive(Clone, Copy)]
 struct MovePass {
     /// The last pass: its result is the node's value. Otherwise a self-deepening IID pass.
     last: bool,
     depth: i32,
     full_depth: i32,
-    pv_node: bool,
-    /// The node's expectations as its frame held them when the pass began: the evaluation
-    /// pruning reads (the static one, or the table's score where it bounds it better), and
-    /// the static evaluation itself.
-    eval: i32,
-    static_eval: i32,
-    improving: bool,
-    in_check: bool,
-    cut_node: bool,
-    tt_move: Move,
-    tt_extension: i32,
     previous: Move,
     counter: Move,
     continuation: [Option<PieceTo>; 2],
@@ -150,14 +141,6 @@ impl Default for MovePass {
             last: true,
             depth: 0,
             full_depth: 0,
-            pv_node: false,
-            eval: 0,
-            static_eval: 0,
-            improving: false,
-            in_check: false,
-            cut_node: false,
-            tt_move: Move::NULL,
-            tt_extension: 0,
             previous: Move::NULL,
             counter: Move::NULL,
             continuation: [None; 2],
@@ -180,26 +163,21 @@ pub(super) struct Node {
     alpha: i32,
     beta: i32,
     ply: usize,
-    cut_node: bool,
     /// The position after `mv` (or after the null move), which the child searches.
     pub(super) child: Position,
-    pv_node: bool,
+    /// The node's own facts; its frame holds a copy for the plies below, which the searches
+    /// of the node's own position overwrite (see `Frame`).
+    facts: NodeFacts,
     excluding: bool,
     tt_hit: Option<TtHit>,
-    tt_move: Move,
-    in_check: bool,
-    raw_eval: i32,
-    /// The static evaluation, corrected; `eval` is what pruning reads (see step 4).
-    static_eval: i32,
+    /// What pruning reads: the static evaluation, or the table's score (step 4b).
     eval: i32,
-    improving: bool,
     null_reduction: i32,
     null_score: i32,
     probcut_beta: i32,
     probcut_threshold: i32,
     iid_iteration: i32,
     singular_beta: i32,
-    tt_extension: i32,
     /// Quiescence: the static evaluation the side to move may stand on.
     stand_pat: i32,
     pass: MovePass,
@@ -223,24 +201,17 @@ impl Default for Node {
             alpha: -INFINITY,
             beta: INFINITY,
             ply: 0,
-            cut_node: false,
             child: Position::empty(),
-            pv_node: false,
+            facts: NodeFacts::default(),
             excluding: false,
             tt_hit: None,
-            tt_move: Move::NULL,
-            in_check: false,
-            raw_eval: 0,
-            static_eval: 0,
             eval: 0,
-            improving: false,
             null_reduction: 0,
             null_score: 0,
             probcut_beta: 0,
             probcut_threshold: 0,
             iid_iteration: 0,
             singular_beta: 0,
-            tt_extension: 0,
             stand_pat: 0,
             pass: MovePass::default(),
             mv: Move::NULL,
@@ -262,7 +233,7 @@ impl Node {
         self.alpha = search.alpha;
         self.beta = search.beta;
         self.ply = search.ply;
-        self.cut_node = search.cut_node;
+        self.facts.cut_node = search.cut_node;
     }
 
     fn ask(&mut self, search: ChildSearch) -> Step {
@@ -322,9 +293,8 @@ impl ThreadSearch<'_> {
 
     #[inline(always)]
     fn enter_alphabeta(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let (depth, ply, cut_node) = (node.depth, node.ply, node.cut_node);
+        let (depth, ply, cut_node) = (node.depth, node.ply, node.facts.cut_node);
         let pv_node = node.beta - node.alpha > 1;
-        node.pv_node = pv_node;
         self.stack[ply].pv_len = ply;
         self.count_node();
         if self.stopped {
@@ -354,12 +324,13 @@ impl ThreadSearch<'_> {
         node.excluding = excluding;
         let tt_hit = self.tt.probe(pos.key(), ply);
         node.tt_hit = tt_hit;
-        node.tt_move = Move::NULL;
-        if let Some(hit) = tt_hit {
-            node.tt_move = hit.best_move;
-            if !pv_node && !excluding && hit.depth >= depth && hit.cuts_off(alpha, beta) {
-                return Step::Value(hit.score);
-            }
+        if let Some(hit) = tt_hit
+            && !pv_node
+            && !excluding
+            && hit.depth >= depth
+            && hit.cuts_off(alpha, beta)
+        {
+            return Step::Value(hit.score);
         }
 
         // Step 4. Static evaluation, and whether it improved on two plies before.
@@ -379,7 +350,8 @@ impl ThreadSearch<'_> {
             (raw_eval + self.tables.correction.correction(pos))
                 .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         };
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let improving =
+            !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
         // Step 4b. A table score that bounds the position from the side the static eval
         // errs on is the better guess of what a search would find, so pruning reads it
         // (not in a singular search: the table's score is the excluded move's).
@@ -389,18 +361,18 @@ impl ThreadSearch<'_> {
             }
             _ => static_eval,
         };
-        node.in_check = in_check;
-        node.raw_eval = raw_eval;
-        node.static_eval = static_eval;
         node.eval = eval;
-        node.improving = improving;
-        let frame = &mut self.stack[ply];
-        frame.static_eval = static_eval;
-        frame.raw_eval = raw_eval;
-        frame.improving = improving;
-        frame.in_check = in_check;
-        frame.cut_node = cut_node;
-        frame.tt_extension = 0;
+        node.facts = NodeFacts {
+            static_eval,
+            raw_eval,
+            improving,
+            in_check,
+            cut_node,
+            pv_node,
+            tt_move: tt_hit.map_or(Move::NULL, |hit| hit.best_move),
+            tt_extension: 0,
+        };
+        self.stack[ply].facts = node.facts;
 
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
@@ -490,20 +462,22 @@ impl ThreadSearch<'_> {
     fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
         if self.features.probcut
-            && !node.pv_node
-            && !node.in_check
+            && !node.facts.pv_node
+            && !node.facts.in_check
             && !node.excluding
             && depth >= 5
             && !is_mate_score(node.beta)
         {
-            let probcut_beta = node.beta + 200 - 50 * i32::from(node.improving);
+            let probcut_beta = node.beta + 200 - 50 * i32::from(node.facts.improving);
             let table_disagrees = node
                 .tt_hit
                 .is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
             if !table_disagrees {
                 node.probcut_beta = probcut_beta;
                 node.probcut_threshold = probcut_beta - node.eval;
-                self.stack[node.ply].picker.reset_quiescence(node.tt_move);
+                self.stack[node.ply]
+                    .picker
+                    .reset_quiescence(node.facts.tt_move);
                 return self.next_probcut_move(node, pos);
             }
         }
@@ -539,7 +513,7 @@ impl ThreadSearch<'_> {
                 alpha: -node.probcut_beta,
                 beta: -node.probcut_beta + 1,
                 ply: node.ply + 1,
-                cut_node: !node.cut_node,
+                cut_node: !node.facts.cut_node,
             });
         }
         self.after_probcut_move(node, pos, score)
@@ -556,7 +530,7 @@ impl ThreadSearch<'_> {
                 node.ply,
                 node.mv,
                 score,
-                node.raw_eval,
+                node.facts.raw_eval,
                 node.depth - 3,
                 Bound::Lower,
             );
@@ -568,18 +542,22 @@ impl ThreadSearch<'_> {
     /// Step 7. Internal iterative deepening when there is no move to try first.
     fn internal_iterative_deepening(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
-        if node.tt_move.is_null() && depth >= 4 && !node.excluding {
+        if node.facts.tt_move.is_null() && depth >= 4 && !node.excluding {
             match self.features.iid {
                 IidMode::Off => {}
                 IidMode::Classic => {
-                    let shallower = if node.pv_node { depth - 2 } else { depth / 2 };
+                    let shallower = if node.facts.pv_node {
+                        depth - 2
+                    } else {
+                        depth / 2
+                    };
                     return node.ask(ChildSearch {
                         kind: ChildKind::Iid,
                         depth: shallower,
                         alpha: node.alpha,
                         beta: node.beta,
                         ply: node.ply,
-                        cut_node: node.cut_node,
+                        cut_node: node.facts.cut_node,
                     });
                 }
                 IidMode::SelfDeepening => {
@@ -595,7 +573,7 @@ impl ThreadSearch<'_> {
         if self.stopped {
             return Step::Value(0);
         }
-        node.tt_move = self
+        node.facts.tt_move = self
             .tt
             .probe(pos.key(), node.ply)
             .map_or(Move::NULL, |h| h.best_move);
@@ -605,7 +583,7 @@ impl ThreadSearch<'_> {
     /// Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
     fn next_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
         if node.iid_iteration < node.depth {
-            self.stack[node.ply].tt_move = node.tt_move;
+            self.stack[node.ply].facts.tt_move = node.facts.tt_move;
             return self.start_moves(node, pos, node.iid_iteration, false);
         }
         self.singular_extension(node, pos)
@@ -619,7 +597,7 @@ impl ThreadSearch<'_> {
         if node.pass.best >= node.beta && node.pass.proven_at_full_depth {
             return Step::Value(node.pass.best);
         }
-        node.tt_move = node.pass.best_move;
+        node.facts.tt_move = node.pass.best_move;
         node.iid_iteration += 1;
         self.next_deepening_pass(node, pos)
     }
@@ -631,8 +609,8 @@ impl ThreadSearch<'_> {
     /// expected to fail high, it gets a ply less.
     fn singular_extension(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
-        let tt_move = node.tt_move;
-        node.tt_extension = 0;
+        let tt_move = node.facts.tt_move;
+        node.facts.tt_extension = 0;
         if self.features.singular_extensions
             && depth >= SINGULAR_MIN_DEPTH
             && !node.excluding
@@ -653,7 +631,7 @@ impl ThreadSearch<'_> {
                 alpha: singular_beta - 1,
                 beta: singular_beta,
                 ply: node.ply,
-                cut_node: node.cut_node,
+                cut_node: node.facts.cut_node,
             });
         }
         self.full_depth_moves(node, pos)
@@ -666,11 +644,11 @@ impl ThreadSearch<'_> {
         }
         let singular_beta = node.singular_beta;
         if score < singular_beta {
-            node.tt_extension = 1;
+            node.facts.tt_extension = 1;
         } else if singular_beta >= node.beta {
             return Step::Value(singular_beta);
         } else if node.tt_hit.is_some_and(|hit| hit.score >= node.beta) {
-            node.tt_extension = -1;
+            node.facts.tt_extension = -1;
         }
         self.full_depth_moves(node, pos)
     }
@@ -678,14 +656,7 @@ impl ThreadSearch<'_> {
     /// Step 8. The full-depth move loop. The null-move verification, IID and the singular
     /// search above searched this same ply, so the frame is set again.
     fn full_depth_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let frame = &mut self.stack[node.ply];
-        frame.tt_extension = node.tt_extension;
-        frame.static_eval = node.static_eval;
-        frame.raw_eval = node.raw_eval;
-        frame.improving = node.improving;
-        frame.in_check = node.in_check;
-        frame.cut_node = node.cut_node;
-        frame.tt_move = node.tt_move;
+        self.stack[node.ply].facts = node.facts;
         self.start_moves(node, pos, node.depth, true)
     }
 
@@ -700,30 +671,26 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn start_moves(&mut self, node: &mut Node, pos: &Position, depth: i32, last: bool) -> Step {
         let ply = node.ply;
-        let frame = &self.stack[ply];
+        // From here on the node's window is the one step 2 narrowed to the mate distance,
+        // which may be a null window.
+        node.facts.pv_node = node.beta - node.alpha > 1;
+        self.stack[ply].facts.pv_node = node.facts.pv_node;
+        let facts = self.stack[ply].facts;
         let mut pass = MovePass {
             last,
             depth,
             full_depth: node.depth,
-            pv_node: node.beta - node.alpha > 1,
-            eval: node.eval,
-            static_eval: frame.static_eval,
-            improving: frame.improving,
-            in_check: frame.in_check,
-            cut_node: frame.cut_node,
-            tt_move: frame.tt_move,
-            tt_extension: frame.tt_extension,
             previous: self.stack[ply - 1].current_move,
             ..MovePass::default()
         };
         pass.continuation = self.continuation_slots(ply);
         pass.counter = self.tables.counter(pass.previous);
-        pass.limits = PruningLimits::new(&self.features, depth, pass.improving, pass.eval);
+        pass.limits = PruningLimits::new(&self.features, depth, facts.improving, node.eval);
         let frame = &mut self.stack[ply];
         let killers = frame.killers;
         frame
             .picker
-            .reset_main(pass.tt_move, killers, pass.counter, pass.continuation);
+            .reset_main(facts.tt_move, killers, pass.counter, pass.continuation);
         frame.quiet_count = 0;
         frame.capture_count = 0;
         node.pass = pass;
@@ -738,7 +705,8 @@ impl ThreadSearch<'_> {
         let ply = node.ply;
         let (alpha, beta) = (node.alpha, node.beta);
         let pass = &node.pass;
-        let (depth, pv_node, in_check) = (pass.depth, pass.pv_node, pass.in_check);
+        let facts = self.stack[ply].facts;
+        let (depth, pv_node, in_check) = (pass.depth, facts.pv_node, facts.in_check);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
             if m == self.stack[ply].excluded_move {
@@ -792,8 +760,8 @@ impl ThreadSearch<'_> {
                 && m.is_capture()
                 && pass.previous.is_capture()
                 && pass.previous.to() == m.to();
-            let extension = if m == pass.tt_move && pass.tt_extension != 0 {
-                pass.tt_extension
+            let extension = if m == facts.tt_move && facts.tt_extension != 0 {
+                facts.tt_extension
             } else {
                 i32::from(check_extension || recapture_extension)
             };
@@ -813,7 +781,7 @@ impl ThreadSearch<'_> {
                     alpha: -beta,
                     beta: -a,
                     ply: ply + 1,
-                    cut_node: !pv_node && !pass.cut_node,
+                    cut_node: !pv_node && !facts.cut_node,
                 });
             }
             // Late-move reductions for quiet moves ordered late.
@@ -827,8 +795,8 @@ impl ThreadSearch<'_> {
             {
                 reduction = i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
                 reduction -= i32::from(pv_node);
-                reduction += i32::from(!pass.improving);
-                reduction += i32::from(pass.cut_node);
+                reduction += i32::from(!facts.improving);
+                reduction += i32::from(facts.cut_node);
                 if self.features.histories {
                     if self.stack[ply].is_killer(m) || m == pass.counter {
                         reduction -= 1;
@@ -878,7 +846,7 @@ impl ThreadSearch<'_> {
                 alpha: -node.move_alpha - 1,
                 beta: -node.move_alpha,
                 ply: node.ply + 1,
-                cut_node: !node.pass.cut_node,
+                cut_node: !self.stack[node.ply].facts.cut_node,
             });
         }
         self.after_full_depth(node, pos, score)
@@ -931,7 +899,7 @@ impl ThreadSearch<'_> {
             node.pass.best = score;
             if score > node.alpha {
                 node.pass.best_move = m;
-                if node.pass.pv_node {
+                if self.stack[ply].facts.pv_node {
                     self.stack.update_pv(ply, m);
                 }
                 if score >= node.beta {
@@ -975,10 +943,11 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn finish_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
+        let facts = self.stack[ply].facts;
         let pass = &mut node.pass;
         // Step 13. No legal move: mate or stalemate.
         if node.moves_seen == 0 {
-            pass.best = if pass.in_check {
+            pass.best = if facts.in_check {
                 -MATE + ply as i32
             } else {
                 DRAW
@@ -1001,8 +970,8 @@ impl ThreadSearch<'_> {
             Bound::Upper
         };
         if self.stack[ply].excluded_move.is_null() {
-            let raw_eval = self.stack[ply].raw_eval;
-            let static_eval = if pass.in_check { 0 } else { raw_eval };
+            let raw_eval = facts.raw_eval;
+            let static_eval = if facts.in_check { 0 } else { raw_eval };
             self.tt.store(
                 pos.key(),
                 ply,
@@ -1015,10 +984,10 @@ impl ThreadSearch<'_> {
             // Step 15. Learn the static eval's error from a result that bounds it from the
             // right side: quiet best moves only (captures are for quiescence to see).
             if self.features.correction_history
-                && !pass.in_check
+                && !facts.in_check
                 && !best_move.is_tactical()
                 && !is_mate_score(best)
-                && bound.says_more_than(best, pass.static_eval)
+                && bound.says_more_than(best, facts.static_eval)
             {
                 self.tables
                     .correction
@@ -1067,13 +1036,12 @@ impl ThreadSearch<'_> {
             return Step::Value(hit.score);
         }
 
-        // Q2. Stand pat, unless in check (then every evasion is searched).
+        // Q2. Stand pat, unless in check (then every evasion is searched). Quiescence keeps
+        // its facts in the node only: no other ply reads them.
         let in_check = pos.in_check();
-        let mut pass = MovePass {
-            pv_node,
-            in_check,
-            ..MovePass::default()
-        };
+        node.facts.pv_node = pv_node;
+        node.facts.in_check = in_check;
+        let mut pass = MovePass::default();
         if in_check {
             node.stand_pat = -INFINITY;
         } else {
@@ -1081,7 +1049,7 @@ impl ThreadSearch<'_> {
                 || self.stack.evaluate(pos, ply, self.features.evaluation),
                 |h| h.static_eval,
             );
-            node.raw_eval = static_eval;
+            node.facts.raw_eval = static_eval;
             let stand_pat = match tt_hit {
                 Some(hit) if self.features.tt_eval => refined_eval(static_eval, hit),
                 _ => static_eval,
@@ -1095,7 +1063,7 @@ impl ThreadSearch<'_> {
         }
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
-        pass.tt_move = tt_move;
+        node.facts.tt_move = tt_move;
         let continuation = self.continuation_slots(ply);
         let frame = &mut self.stack[ply];
         if in_check {
@@ -1114,7 +1082,7 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn next_quiescence_move(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
-        let (in_check, tt_move) = (node.pass.in_check, node.pass.tt_move);
+        let (in_check, tt_move) = (node.facts.in_check, node.facts.tt_move);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
             if !in_check {
@@ -1162,7 +1130,7 @@ impl ThreadSearch<'_> {
             if score > node.alpha {
                 node.alpha = score;
                 node.pass.best_move = node.mv;
-                if node.pass.pv_node {
+                if node.facts.pv_node {
                     self.stack.update_pv(node.ply, node.mv);
                 }
                 if score >= node.beta {
@@ -1175,18 +1143,18 @@ impl ThreadSearch<'_> {
 
     #[inline(always)]
     fn finish_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let pass = &node.pass;
-        if pass.in_check && node.moves_seen == 0 {
+        let (pass, facts) = (&node.pass, &node.facts);
+        if facts.in_check && node.moves_seen == 0 {
             return Step::Value(-MATE + node.ply as i32);
         }
         let bound = if pass.best >= node.beta {
             Bound::Lower
-        } else if !pass.best_move.is_null() && pass.pv_node {
+        } else if !pass.best_move.is_null() && facts.pv_node {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let static_eval = if pass.in_check { 0 } else { node.raw_eval };
+        let static_eval = if facts.in_check { 0 } else { facts.raw_eval };
         self.tt.store(
             pos.key(),
             node.ply,
