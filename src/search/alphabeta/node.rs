@@ -61,6 +61,34 @@ pub(super) struct ChildSearch {
     pub cut_node: bool,
 }
 
+impl ChildSearch {
+    /// The `kind` of search the node at `ply` asks for, in the window (`alpha`, `beta`) as the
+    /// node sees it: of its own position at its ply, or of the position after its move, a
+    /// ply deeper and from the other side.
+    #[inline(always)]
+    pub(super) fn new(
+        kind: ChildKind,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        cut_node: bool,
+    ) -> ChildSearch {
+        let (alpha, beta, ply) = if kind.same_position() {
+            (alpha, beta, ply)
+        } else {
+            (-beta, -alpha, ply + 1)
+        };
+        ChildSearch {
+            kind,
+            depth,
+            alpha,
+            beta,
+            ply,
+            cut_node,
+        }
+    }
+}
+
 /// What a node step tells its driver.
 pub(super) enum Step {
     /// The node is done: its value, from its side to move.
@@ -287,6 +315,28 @@ impl ThreadSearch<'_> {
         }
     }
 
+    /// Makes `m` into the node's child, then `ask_made_move`.
+    #[inline(always)]
+    fn ask_move(&mut self, node: &mut Node, pos: &Position, m: Move, search: ChildSearch) -> Step {
+        pos.make_move_into(m, &mut node.child);
+        self.ask_made_move(node, pos, m, search)
+    }
+
+    /// Enters `m`, which `node.child` already holds made (the move loop makes it early to see
+    /// whether it checks), and asks for `search` of the child.
+    #[inline(always)]
+    fn ask_made_move(
+        &mut self,
+        node: &mut Node,
+        pos: &Position,
+        m: Move,
+        search: ChildSearch,
+    ) -> Step {
+        node.mv = m;
+        self.enter_move(pos, node.ply, m);
+        node.ask(search)
+    }
+
     // ------------------------------------------------------------------------------------
     // Alpha-beta: steps 2-8
     // ------------------------------------------------------------------------------------
@@ -406,14 +456,13 @@ impl ThreadSearch<'_> {
                 self.keys.push(pos.key());
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].moved_piece = None;
-                return node.ask(ChildSearch {
-                    kind: ChildKind::NullMove,
-                    depth: depth - 1 - reduction,
-                    alpha: -beta,
-                    beta: -beta + 1,
-                    ply: ply + 1,
-                    cut_node: !cut_node,
-                });
+                return node.ask(ChildSearch::new(
+                    ChildKind::NullMove,
+                    depth - 1 - reduction,
+                    ply,
+                    (beta - 1, beta),
+                    !cut_node,
+                ));
             }
         }
         self.probcut(node, pos)
@@ -434,14 +483,13 @@ impl ThreadSearch<'_> {
             self.null_verify_side = Some(pos.side_to_move());
             self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
             node.null_score = score;
-            return node.ask(ChildSearch {
-                kind: ChildKind::Verification,
-                depth: depth - reduction,
-                alpha: beta - 1,
-                beta,
+            return node.ask(ChildSearch::new(
+                ChildKind::Verification,
+                depth - reduction,
                 ply,
-                cut_node: false,
-            });
+                (beta - 1, beta),
+                false,
+            ));
         }
         self.probcut(node, pos)
     }
@@ -490,31 +538,27 @@ impl ThreadSearch<'_> {
             if !see_at_least(pos, m, node.probcut_threshold) {
                 continue;
             }
-            pos.make_move_into(m, &mut node.child);
-            node.mv = m;
-            self.enter_move(pos, ply, m);
-            return node.ask(ChildSearch {
-                kind: ChildKind::ProbCutQuiescence,
-                depth: 0,
-                alpha: -node.probcut_beta,
-                beta: -node.probcut_beta + 1,
-                ply: ply + 1,
-                cut_node: false,
-            });
+            let search = ChildSearch::new(
+                ChildKind::ProbCutQuiescence,
+                0,
+                ply,
+                (node.probcut_beta - 1, node.probcut_beta),
+                false,
+            );
+            return self.ask_move(node, pos, m, search);
         }
         self.internal_iterative_deepening(node, pos)
     }
 
     fn after_probcut_quiescence(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score >= node.probcut_beta {
-            return node.ask(ChildSearch {
-                kind: ChildKind::ProbCut,
-                depth: node.depth - 4,
-                alpha: -node.probcut_beta,
-                beta: -node.probcut_beta + 1,
-                ply: node.ply + 1,
-                cut_node: !node.facts.cut_node,
-            });
+            return node.ask(ChildSearch::new(
+                ChildKind::ProbCut,
+                node.depth - 4,
+                node.ply,
+                (node.probcut_beta - 1, node.probcut_beta),
+                !node.facts.cut_node,
+            ));
         }
         self.after_probcut_move(node, pos, score)
     }
@@ -551,14 +595,13 @@ impl ThreadSearch<'_> {
                     } else {
                         depth / 2
                     };
-                    return node.ask(ChildSearch {
-                        kind: ChildKind::Iid,
-                        depth: shallower,
-                        alpha: node.alpha,
-                        beta: node.beta,
-                        ply: node.ply,
-                        cut_node: node.facts.cut_node,
-                    });
+                    return node.ask(ChildSearch::new(
+                        ChildKind::Iid,
+                        shallower,
+                        node.ply,
+                        (node.alpha, node.beta),
+                        node.facts.cut_node,
+                    ));
                 }
                 IidMode::SelfDeepening => {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
@@ -625,14 +668,13 @@ impl ThreadSearch<'_> {
             let singular_beta = hit.score - 2 * depth;
             node.singular_beta = singular_beta;
             self.stack[node.ply].excluded_move = tt_move;
-            return node.ask(ChildSearch {
-                kind: ChildKind::Singular,
-                depth: (depth - 1) / 2,
-                alpha: singular_beta - 1,
-                beta: singular_beta,
-                ply: node.ply,
-                cut_node: node.facts.cut_node,
-            });
+            return node.ask(ChildSearch::new(
+                ChildKind::Singular,
+                (depth - 1) / 2,
+                node.ply,
+                (singular_beta - 1, singular_beta),
+                node.facts.cut_node,
+            ));
         }
         self.full_depth_moves(node, pos)
     }
@@ -767,22 +809,20 @@ impl ThreadSearch<'_> {
             };
             let new_depth = depth - 1 + extension;
 
-            node.mv = m;
             node.quiet = quiet;
             node.move_alpha = a;
             node.extension = extension;
             node.new_depth = new_depth;
-            self.enter_move(pos, ply, m);
-            self.stack[ply].reduction = 0;
             if pass.searched == 0 {
-                return node.ask(ChildSearch {
-                    kind: ChildKind::Main,
-                    depth: new_depth,
-                    alpha: -beta,
-                    beta: -a,
-                    ply: ply + 1,
-                    cut_node: !pv_node && !facts.cut_node,
-                });
+                self.stack[ply].reduction = 0;
+                let search = ChildSearch::new(
+                    ChildKind::Main,
+                    new_depth,
+                    ply,
+                    (a, beta),
+                    !pv_node && !facts.cut_node,
+                );
+                return self.ask_made_move(node, pos, m, search);
             }
             // Late-move reductions for quiet moves ordered late.
             let mut reduction = 0;
@@ -813,14 +853,14 @@ impl ThreadSearch<'_> {
             }
             self.stack[ply].reduction = reduction;
             node.reduction = reduction;
-            return node.ask(ChildSearch {
-                kind: ChildKind::ZeroWindow,
-                depth: new_depth - reduction,
-                alpha: -a - 1,
-                beta: -a,
-                ply: ply + 1,
-                cut_node: true,
-            });
+            let search = ChildSearch::new(
+                ChildKind::ZeroWindow,
+                new_depth - reduction,
+                ply,
+                (a, a + 1),
+                true,
+            );
+            return self.ask_made_move(node, pos, m, search);
         }
         self.finish_moves(node, pos)
     }
@@ -840,28 +880,26 @@ impl ThreadSearch<'_> {
                     return self.after_full_depth(node, pos, score);
                 }
             }
-            return node.ask(ChildSearch {
-                kind: ChildKind::FullDepth,
-                depth: node.new_depth,
-                alpha: -node.move_alpha - 1,
-                beta: -node.move_alpha,
-                ply: node.ply + 1,
-                cut_node: !self.stack[node.ply].facts.cut_node,
-            });
+            return node.ask(ChildSearch::new(
+                ChildKind::FullDepth,
+                node.new_depth,
+                node.ply,
+                (node.move_alpha, node.move_alpha + 1),
+                !self.stack[node.ply].facts.cut_node,
+            ));
         }
         self.after_full_depth(node, pos, score)
     }
 
     fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && score < node.beta && !self.stopped {
-            return node.ask(ChildSearch {
-                kind: ChildKind::PvsReSearch,
-                depth: node.new_depth,
-                alpha: -node.beta,
-                beta: -node.move_alpha,
-                ply: node.ply + 1,
-                cut_node: false,
-            });
+            return node.ask(ChildSearch::new(
+                ChildKind::PvsReSearch,
+                node.new_depth,
+                node.ply,
+                (node.move_alpha, node.beta),
+                false,
+            ));
         }
         self.after_move_window_searches(node, pos, score)
     }
@@ -870,14 +908,13 @@ impl ThreadSearch<'_> {
     fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let pass = &node.pass;
         if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
-            return node.ask(ChildSearch {
-                kind: ChildKind::DeepeningReSearch,
-                depth: pass.full_depth - 1 + node.extension,
-                alpha: -node.beta,
-                beta: -node.move_alpha,
-                ply: node.ply + 1,
-                cut_node: false,
-            });
+            return node.ask(ChildSearch::new(
+                ChildKind::DeepeningReSearch,
+                pass.full_depth - 1 + node.extension,
+                node.ply,
+                (node.move_alpha, node.beta),
+                false,
+            ));
         }
         self.after_move(node, pos, score)
     }
@@ -1104,17 +1141,14 @@ impl ThreadSearch<'_> {
                     continue;
                 }
             }
-            pos.make_move_into(m, &mut node.child);
-            node.mv = m;
-            self.enter_move(pos, ply, m);
-            return node.ask(ChildSearch {
-                kind: ChildKind::Quiescence,
-                depth: 0,
-                alpha: -node.beta,
-                beta: -node.alpha,
-                ply: ply + 1,
-                cut_node: false,
-            });
+            let search = ChildSearch::new(
+                ChildKind::Quiescence,
+                0,
+                ply,
+                (node.alpha, node.beta),
+                false,
+            );
+            return self.ask_move(node, pos, m, search);
         }
         self.finish_quiescence(node, pos)
     }
