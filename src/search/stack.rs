@@ -56,8 +56,6 @@ pub struct Frame {
     pub killers: [Move; 2],
     /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
     pub excluded_move: Move,
-    /// The late-move reduction `current_move` was searched with.
-    pub reduction: i32,
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
@@ -82,7 +80,6 @@ impl Default for Frame {
             moved_piece: None,
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
-            reduction: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
             captures_tried: [Move::NULL; CAPTURES_REMEMBERED],

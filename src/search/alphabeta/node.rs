@@ -814,7 +814,6 @@ impl ThreadSearch<'_> {
             node.extension = extension;
             node.new_depth = new_depth;
             if pass.searched == 0 {
-                self.stack[ply].reduction = 0;
                 let search = ChildSearch::new(
                     ChildKind::Main,
                     new_depth,
@@ -851,7 +850,6 @@ impl ThreadSearch<'_> {
                 }
                 reduction = reduction.clamp(0, new_depth - 1);
             }
-            self.stack[ply].reduction = reduction;
             node.reduction = reduction;
             let search = ChildSearch::new(
                 ChildKind::ZeroWindow,
