@@ -44,7 +44,11 @@ pub struct NodeFacts {
     pub tt_extension: i32,
 }
 
-/// The state of the node at one ply.
+/// The state of the node at one ply. The searches of a node's own position (null-move
+/// verification, classic IID, the singular search) run at its ply and overwrite its frame;
+/// they all finish before its full-depth move loop starts (step 8), which sets the node's
+/// facts here again, and until the node returns only its children, a ply deeper, search.
+/// `alphabeta::node` checks with a `debug_assert!` after each move that the facts held.
 #[derive(Clone)]
 pub struct Frame {
     pub facts: NodeFacts,

@@ -1,6 +1,7 @@
-//! The rules of one node, alpha-beta or quiescence, written once as steps a driver calls:
-//! `enter` starts a node, `resume` hands it the value of the child search it asked for. Between
-//! steps the node keeps everything in its `Node`, so the driver may recurse or loop.
+//! The rules of one node, alpha-beta (steps 1-15) or quiescence (Q1-Q8), written once as
+//! numbered steps a driver calls: `enter` starts a node, `resume` hands it the value of the
+//! child search it asked for. Between steps the node keeps everything in its `Node`, so the
+//! driver may recurse or loop.
 
 use crate::board::{Move, PieceKind, Position, is_playable};
 use crate::search::history::PieceTo;
@@ -182,7 +183,8 @@ impl Default for MovePass {
 }
 
 /// The state of a node between its steps: its arguments, what its early steps found, and the
-/// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker).
+/// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker,
+/// a copy of the facts).
 pub(super) struct Node {
     kind: ChildKind,
     /// The kind of the child search the node asked for last: where it resumes.
@@ -301,13 +303,7 @@ impl ThreadSearch<'_> {
             ChildKind::ZeroWindow => self.after_zero_window(node, pos, -value),
             ChildKind::FullDepth => self.after_full_depth(node, pos, -value),
             ChildKind::PvsReSearch => self.after_move_window_searches(node, pos, -value),
-            ChildKind::DeepeningReSearch => {
-                let score = -value;
-                if score >= node.beta {
-                    node.pass.proven_at_full_depth = true;
-                }
-                self.after_move(node, pos, score)
-            }
+            ChildKind::DeepeningReSearch => self.after_deepening_re_search(node, pos, -value),
             ChildKind::Singular => self.after_singular(node, pos, value),
             ChildKind::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
             ChildKind::ProbCut => self.after_probcut_move(node, pos, -value),
@@ -345,14 +341,15 @@ impl ThreadSearch<'_> {
     fn enter_alphabeta(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (depth, ply, cut_node) = (node.depth, node.ply, node.facts.cut_node);
         let pv_node = node.beta - node.alpha > 1;
+
+        // Step 2. Count the node, stop if told to; draws inside the tree and mate-distance
+        // pruning.
         self.stack[ply].pv_len = ply;
         self.count_node();
         if self.stopped {
             return Step::Value(0);
         }
         self.selective_depth = self.selective_depth.max(ply);
-
-        // Step 2. Draws inside the tree and mate-distance pruning.
         if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || pos.is_insufficient_material()
         {
             return Step::Value(DRAW);
@@ -439,8 +436,6 @@ impl ThreadSearch<'_> {
             }
 
             // Step 6. Null-move pruning: if passing still fails high, a real move will too.
-            // Deep cutoffs are verified by a reduced normal search without null moves for
-            // this side, so zugzwang positions are found in the end.
             let side = pos.side_to_move();
             if self.features.null_move
                 && depth >= 3
@@ -468,6 +463,8 @@ impl ThreadSearch<'_> {
         self.probcut(node, pos)
     }
 
+    /// Step 6a. Passing failed high: cut, verifying a deep cutoff by a reduced search of this
+    /// position without null moves for this side, so zugzwang is found in the end.
     fn after_null_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         self.keys.pop();
@@ -494,6 +491,7 @@ impl ThreadSearch<'_> {
         self.probcut(node, pos)
     }
 
+    /// Step 6b. The verification confirmed the null move's cutoff, or the node goes on.
     fn after_verification(&mut self, node: &mut Node, pos: &Position, verified: i32) -> Step {
         self.null_verify_side = None;
         if self.stopped {
@@ -505,7 +503,7 @@ impl ThreadSearch<'_> {
         self.probcut(node, pos)
     }
 
-    /// Step 6b. ProbCut: a good capture whose reduced search beats beta by a margin would
+    /// Step 6c. ProbCut: a good capture whose reduced search beats beta by a margin would
     /// almost surely beat beta at full depth.
     fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
@@ -532,6 +530,7 @@ impl ThreadSearch<'_> {
         self.internal_iterative_deepening(node, pos)
     }
 
+    /// Step 6d. The next capture that wins at least the margin, checked by quiescence first.
     fn next_probcut_move(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
@@ -550,6 +549,7 @@ impl ThreadSearch<'_> {
         self.internal_iterative_deepening(node, pos)
     }
 
+    /// Step 6e. A capture that passed the quick check gets the reduced search.
     fn after_probcut_quiescence(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score >= node.probcut_beta {
             return node.ask(ChildSearch::new(
@@ -563,6 +563,8 @@ impl ThreadSearch<'_> {
         self.after_probcut_move(node, pos, score)
     }
 
+    /// Step 6f. A capture whose searches beat the margin cuts (stored as a bound three plies
+    /// shallower); otherwise the next capture.
     fn after_probcut_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
         if self.stopped {
@@ -583,7 +585,8 @@ impl ThreadSearch<'_> {
         self.next_probcut_move(node, pos)
     }
 
-    /// Step 7. Internal iterative deepening when there is no move to try first.
+    /// Step 7. Internal iterative deepening when there is no move to try first: a shallower
+    /// search of this position (classic), or passes of its own move loop (self-deepening).
     fn internal_iterative_deepening(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
         if node.facts.tt_move.is_null() && depth >= 4 && !node.excluding {
@@ -612,6 +615,7 @@ impl ThreadSearch<'_> {
         self.singular_extension(node, pos)
     }
 
+    /// Step 7a. Classic IID left its best move in the table.
     fn after_iid(&mut self, node: &mut Node, pos: &Position) -> Step {
         if self.stopped {
             return Step::Value(0);
@@ -623,7 +627,9 @@ impl ThreadSearch<'_> {
         self.singular_extension(node, pos)
     }
 
-    /// Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
+    /// Step 7b. Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
+    /// Such a pass reads the facts its frame holds then, which a null-move verification
+    /// (step 6a) may have left; step 8 sets the node's own again.
     fn next_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
         if node.iid_iteration < node.depth {
             self.stack[node.ply].facts.tt_move = node.facts.tt_move;
@@ -632,6 +638,7 @@ impl ThreadSearch<'_> {
         self.singular_extension(node, pos)
     }
 
+    /// Step 7c. A deepening pass is done: its best move leads the next one.
     fn after_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
         if self.stopped {
             return Step::Value(0);
@@ -645,7 +652,7 @@ impl ThreadSearch<'_> {
         self.next_deepening_pass(node, pos)
     }
 
-    /// Step 7b. Singular extension: when the TT move proved itself at nearly this depth,
+    /// Step 7d. Singular extension: when the TT move proved itself at nearly this depth,
     /// search the others a little below its score at half depth. If none reaches it, the
     /// TT move is singular and gets a ply more. If they reach it above beta as well, several
     /// moves fail high: cut at once (multi-cut). If they reach it and the TT move is only
@@ -679,6 +686,7 @@ impl ThreadSearch<'_> {
         self.full_depth_moves(node, pos)
     }
 
+    /// Step 7e. The singular search's verdict on the TT move.
     fn after_singular(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.stack[node.ply].excluded_move = Move::NULL;
         if self.stopped {
@@ -695,8 +703,8 @@ impl ThreadSearch<'_> {
         self.full_depth_moves(node, pos)
     }
 
-    /// Step 8. The full-depth move loop. The null-move verification, IID and the singular
-    /// search above searched this same ply, so the frame is set again.
+    /// Step 8. The full-depth move loop. The searches of this position above (steps 6a, 7,
+    /// 7d) ran at this ply and overwrote the frame, so it gets the node's facts again.
     fn full_depth_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
         self.stack[node.ply].facts = node.facts;
         self.start_moves(node, pos, node.depth, true)
@@ -706,10 +714,9 @@ impl ThreadSearch<'_> {
     // Alpha-beta: the move loop, steps 9-15
     // ------------------------------------------------------------------------------------
 
-    /// Starts a pass of the move loop at `depth` (the node's own for the `last` pass, less
-    /// for self-deepening IID), with the node's static eval, TT move and expectations taken
-    /// from its frame. Below the node's depth, a move failing high is re-searched at once
-    /// at the full depth.
+    /// Step 9 begins: a pass of the move loop at `depth` (the node's own for the `last` pass,
+    /// less for self-deepening IID), with the node's facts taken from its frame. Below the
+    /// node's depth, a move failing high is re-searched at once at the full depth (11e).
     #[inline(always)]
     fn start_moves(&mut self, node: &mut Node, pos: &Position, depth: i32, last: bool) -> Step {
         let ply = node.ply;
@@ -809,21 +816,7 @@ impl ThreadSearch<'_> {
             };
             let new_depth = depth - 1 + extension;
 
-            node.quiet = quiet;
-            node.move_alpha = a;
-            node.extension = extension;
-            node.new_depth = new_depth;
-            if pass.searched == 0 {
-                let search = ChildSearch::new(
-                    ChildKind::Main,
-                    new_depth,
-                    ply,
-                    (a, beta),
-                    !pv_node && !facts.cut_node,
-                );
-                return self.ask_made_move(node, pos, m, search);
-            }
-            // Late-move reductions for quiet moves ordered late.
+            // Step 11a. Late-move reductions for quiet moves ordered late.
             let mut reduction = 0;
             if self.features.late_move_reductions
                 && depth >= 3
@@ -850,19 +843,37 @@ impl ThreadSearch<'_> {
                 }
                 reduction = reduction.clamp(0, new_depth - 1);
             }
+
+            // Step 11b. The first move with the full window, the others with a null window
+            // (reduced), the start of the re-search chain 11c-11f.
+            node.quiet = quiet;
+            node.move_alpha = a;
+            node.extension = extension;
+            node.new_depth = new_depth;
             node.reduction = reduction;
-            let search = ChildSearch::new(
-                ChildKind::ZeroWindow,
-                new_depth - reduction,
-                ply,
-                (a, a + 1),
-                true,
-            );
+            let search = if pass.searched == 0 {
+                ChildSearch::new(
+                    ChildKind::Main,
+                    new_depth,
+                    ply,
+                    (a, beta),
+                    !pv_node && !facts.cut_node,
+                )
+            } else {
+                ChildSearch::new(
+                    ChildKind::ZeroWindow,
+                    new_depth - reduction,
+                    ply,
+                    (a, a + 1),
+                    true,
+                )
+            };
             return self.ask_made_move(node, pos, m, search);
         }
         self.finish_moves(node, pos)
     }
 
+    /// Step 11c. A reduced move that beat alpha at its null window: again at full depth.
     fn after_zero_window(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && node.reduction > 0 && !self.stopped {
             // A reduced move that beat alpha by far earns a ply more in its re-searches;
@@ -889,6 +900,7 @@ impl ThreadSearch<'_> {
         self.after_full_depth(node, pos, score)
     }
 
+    /// Step 11d. A null-window score inside the window: again with the full window (PVS).
     fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && score < node.beta && !self.stopped {
             return node.ask(ChildSearch::new(
@@ -902,7 +914,8 @@ impl ThreadSearch<'_> {
         self.after_move_window_searches(node, pos, score)
     }
 
-    /// Self-deepening IID: a shallow fail-high is checked at full depth right away.
+    /// Step 11e. In a self-deepening IID pass, a shallow fail high is checked at full depth
+    /// right away.
     fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let pass = &node.pass;
         if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
@@ -917,7 +930,15 @@ impl ThreadSearch<'_> {
         self.after_move(node, pos, score)
     }
 
-    /// The move's searches are done: keep the best, and stop at a cutoff.
+    /// Step 11f. A move that failed high at full depth settles the deepening passes (7c).
+    fn after_deepening_re_search(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if score >= node.beta {
+            node.pass.proven_at_full_depth = true;
+        }
+        self.after_move(node, pos, score)
+    }
+
+    /// Step 12. The move's searches are done: keep the best, and stop at a cutoff.
     #[inline(always)]
     fn after_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
@@ -928,6 +949,10 @@ impl ThreadSearch<'_> {
             return self.pass_done(node, pos);
         }
         let (ply, m, quiet) = (node.ply, node.mv, node.quiet);
+        debug_assert!(
+            !node.pass.last || self.stack[ply].facts == node.facts,
+            "a search of the node's own position ran inside its move loop"
+        );
         node.pass.searched += 1;
 
         if score > node.pass.best {
@@ -938,8 +963,8 @@ impl ThreadSearch<'_> {
                     self.stack.update_pv(ply, m);
                 }
                 if score >= node.beta {
-                    // Step 12. A cutoff: reward the move that caused it, and punish the
-                    // moves of its kind tried before it.
+                    // A cutoff: reward the move that caused it, and punish the moves of its
+                    // kind tried before it.
                     let pass = &node.pass;
                     let frame = &mut self.stack[ply];
                     if quiet {
@@ -1032,7 +1057,8 @@ impl ThreadSearch<'_> {
         self.pass_done(node, pos)
     }
 
-    /// A pass of the move loop has its result in `node.pass`.
+    /// Step 15 ends a pass of the move loop with its result in `node.pass`: the node's value,
+    /// or the next deepening pass (7c).
     fn pass_done(&mut self, node: &mut Node, pos: &Position) -> Step {
         if node.pass.last {
             Step::Value(node.pass.best)
@@ -1048,6 +1074,7 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn enter_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (alpha, beta, ply) = (node.alpha, node.beta, node.ply);
+        // Q1. Count the node, stop if told to; the ply cap and dead draws.
         self.count_node();
         if self.stopped {
             return Step::Value(0);
@@ -1061,7 +1088,7 @@ impl ThreadSearch<'_> {
             return Step::Value(DRAW);
         }
 
-        // Q1. The table, at depth 0.
+        // Q2. The table, at depth 0.
         let tt_hit = self.tt.probe(pos.key(), ply);
         let pv_node = beta - alpha > 1;
         if let Some(hit) = tt_hit
@@ -1071,7 +1098,7 @@ impl ThreadSearch<'_> {
             return Step::Value(hit.score);
         }
 
-        // Q2. Stand pat, unless in check (then every evasion is searched). Quiescence keeps
+        // Q3. Stand pat, unless in check (then every evasion is searched). Quiescence keeps
         // its facts in the node only: no other ply reads them.
         let in_check = pos.in_check();
         node.facts.pv_node = pv_node;
@@ -1121,7 +1148,7 @@ impl ThreadSearch<'_> {
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
             if !in_check {
-                // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
+                // Q4. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
                     pos.piece_at(m.to())
                         .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
@@ -1133,12 +1160,13 @@ impl ThreadSearch<'_> {
                 if node.stand_pat + gain + 200 <= node.alpha {
                     continue;
                 }
-                // Q4. Losing captures cannot help. The picker hands out no others, except
+                // Q5. Losing captures cannot help. The picker hands out no others, except
                 // the TT move.
                 if m == tt_move && !see_at_least(pos, m, 0) {
                     continue;
                 }
             }
+            // Q6. Search the capture (or evasion).
             let search = ChildSearch::new(
                 ChildKind::Quiescence,
                 0,
@@ -1151,6 +1179,7 @@ impl ThreadSearch<'_> {
         self.finish_quiescence(node, pos)
     }
 
+    /// Q7. Keep the best, and stop at a cutoff.
     #[inline(always)]
     fn after_quiescence_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
@@ -1173,6 +1202,7 @@ impl ThreadSearch<'_> {
         self.next_quiescence_move(node, pos)
     }
 
+    /// Q8. Mate when in check without a move; store the result.
     #[inline(always)]
     fn finish_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (pass, facts) = (&node.pass, &node.facts);
