@@ -261,22 +261,17 @@ impl<'a> ThreadSearch<'a> {
             let new_depth = depth - 1 + extension;
             let a = alpha.max(best);
             self.enter_move(&root, 0, m);
-            let search = |kind, alpha, beta, cut_node| ChildSearch {
-                kind,
-                depth: new_depth,
-                alpha,
-                beta,
-                ply: 1,
-                cut_node,
-            };
             let score = if i == 0 {
-                -self.search_child(&child, search(ChildKind::Main, -beta, -a, false))
+                let search = ChildSearch::new(ChildKind::Main, new_depth, 0, (a, beta), false);
+                -self.search_child(&child, search)
             } else {
-                let mut s =
-                    -self.search_child(&child, search(ChildKind::ZeroWindow, -a - 1, -a, true));
+                let search =
+                    ChildSearch::new(ChildKind::ZeroWindow, new_depth, 0, (a, a + 1), true);
+                let mut s = -self.search_child(&child, search);
                 if s > a && s < beta && !self.stopped {
-                    s = -self
-                        .search_child(&child, search(ChildKind::PvsReSearch, -beta, -a, false));
+                    let search =
+                        ChildSearch::new(ChildKind::PvsReSearch, new_depth, 0, (a, beta), false);
+                    s = -self.search_child(&child, search);
                 }
                 s
             };

@@ -21,9 +21,10 @@ pub const QUIETS_REMEMBERED: usize = 64;
 /// How many captures a node remembers for the capture-history malus at a cutoff.
 pub const CAPTURES_REMEMBERED: usize = 32;
 
-/// The state of the node at one ply.
-#[derive(Clone)]
-pub struct Frame {
+/// What a node learns of its position before its move loop (steps 3-7b), which its move loop
+/// and the plies below read. The node keeps them in its `Node`, its frame a copy.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeFacts {
     /// Static evaluation of the node, corrected by the correction history; `-INFINITY` when
     /// in check.
     pub static_eval: i32,
@@ -34,8 +35,23 @@ pub struct Frame {
     pub in_check: bool,
     /// Expected to fail high (a child of a PV-less node's first move, or of a null window).
     pub cut_node: bool,
+    /// Searched with a window wider than a null window.
+    pub pv_node: bool,
     /// The move from the transposition table, tried first; `Move::NULL` if none.
     pub tt_move: Move,
+    /// The extension the singular search gave the TT move: 1 singular, -1 not singular and
+    /// expected to fail high anyway, 0 not tested.
+    pub tt_extension: i32,
+}
+
+/// The state of the node at one ply. The searches of a node's own position (null-move
+/// verification, classic IID, the singular search) run at its ply and overwrite its frame;
+/// they all finish before its full-depth move loop starts (step 8), which sets the node's
+/// facts here again, and until the node returns only its children, a ply deeper, search.
+/// `alphabeta::node` checks with a `debug_assert!` after each move that the facts held.
+#[derive(Clone)]
+pub struct Frame {
+    pub facts: NodeFacts,
     /// The move made from this node into the next ply (`Move::NULL` for a null move).
     pub current_move: Move,
     /// The piece that made `current_move` (the key of continuation histories).
@@ -44,11 +60,6 @@ pub struct Frame {
     pub killers: [Move; 2],
     /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
     pub excluded_move: Move,
-    /// The extension the singular search gave the TT move: 1 singular, -1 not singular and
-    /// expected to fail high anyway, 0 not tested.
-    pub tt_extension: i32,
-    /// The late-move reduction `current_move` was searched with.
-    pub reduction: i32,
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
@@ -68,18 +79,11 @@ pub struct Frame {
 impl Default for Frame {
     fn default() -> Self {
         Frame {
-            static_eval: 0,
-            raw_eval: 0,
-            improving: false,
-            in_check: false,
-            cut_node: false,
-            tt_move: Move::NULL,
+            facts: NodeFacts::default(),
             current_move: Move::NULL,
             moved_piece: None,
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
-            tt_extension: 0,
-            reduction: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
             captures_tried: [Move::NULL; CAPTURES_REMEMBERED],

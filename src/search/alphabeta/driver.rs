@@ -104,7 +104,7 @@ impl ThreadSearch<'_> {
     }
 
     /// One loop: a child search pushes a node, a node's value pops it and resumes its parent
-    /// where it left off (the parent's `Node` keeps the resume point).
+    /// where it left off (the parent's `Node` remembers the kind of search it asked for).
     fn search_iterative(
         &mut self,
         stack: &mut Vec<StackedNode>,

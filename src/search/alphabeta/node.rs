@@ -1,11 +1,13 @@
-//! The rules of one node, alpha-beta or quiescence, written once as steps a driver calls:
-//! `enter` starts a node, `resume` hands it the value of the child search it asked for. Between
-//! steps the node keeps everything in its `Node`, so the driver may recurse or loop.
+//! The rules of one node, alpha-beta (steps 1-15) or quiescence (Q1-Q8), written once as
+//! numbered steps a driver calls: `enter` starts a node, `resume` hands it the value of the
+//! child search it asked for. Between steps the node keeps everything in its `Node`, so the
+//! driver may recurse or loop.
 
 use crate::board::{Move, PieceKind, Position, is_playable};
 use crate::search::history::PieceTo;
 use crate::search::ordering::{piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score};
+use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{IidMode, SearchFeatures};
 
@@ -60,6 +62,34 @@ pub(super) struct ChildSearch {
     pub cut_node: bool,
 }
 
+impl ChildSearch {
+    /// The `kind` of search the node at `ply` asks for, in the window (`alpha`, `beta`) as the
+    /// node sees it: of its own position at its ply, or of the position after its move, a
+    /// ply deeper and from the other side.
+    #[inline(always)]
+    pub(super) fn new(
+        kind: ChildKind,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        cut_node: bool,
+    ) -> ChildSearch {
+        let (alpha, beta, ply) = if kind.same_position() {
+            (alpha, beta, ply)
+        } else {
+            (-beta, -alpha, ply + 1)
+        };
+        ChildSearch {
+            kind,
+            depth,
+            alpha,
+            beta,
+            ply,
+            cut_node,
+        }
+    }
+}
+
 /// What a node step tells its driver.
 pub(super) enum Step {
     /// The node is done: its value, from its side to move.
@@ -67,23 +97,6 @@ pub(super) enum Step {
     /// Search this child (in `Node::child` unless its kind searches the node's own position),
     /// then `resume` the node with the child's value.
     Child(ChildSearch),
-}
-
-/// Where a node continues when a child's value comes back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ResumeAfter {
-    NullMove,
-    Verification,
-    ProbCutQuiescence,
-    ProbCut,
-    Iid,
-    Singular,
-    FirstMove,
-    ZeroWindow,
-    FullDepth,
-    PvsReSearch,
-    DeepeningReSearch,
-    QuiescenceMove,
 }
 
 /// Step 10's margins for one pass of the move loop. They depend only on the pass, so they
@@ -133,24 +146,14 @@ impl PruningLimits {
 }
 
 /// One run of the move loop (steps 9-14): at the node's depth, or shallower as a pass of
-/// self-deepening IID. Quiescence uses its counters, best score and best move too.
+/// self-deepening IID. It reads the node's facts from the frame. Quiescence uses its
+/// counters, best score and best move too.
 #[derive(Clone, Copy)]
 struct MovePass {
     /// The last pass: its result is the node's value. Otherwise a self-deepening IID pass.
     last: bool,
     depth: i32,
     full_depth: i32,
-    pv_node: bool,
-    /// The node's expectations as its frame held them when the pass began: the evaluation
-    /// pruning reads (the static one, or the table's score where it bounds it better), and
-    /// the static evaluation itself.
-    eval: i32,
-    static_eval: i32,
-    improving: bool,
-    in_check: bool,
-    cut_node: bool,
-    tt_move: Move,
-    tt_extension: i32,
     previous: Move,
     counter: Move,
     continuation: [Option<PieceTo>; 2],
@@ -167,14 +170,6 @@ impl Default for MovePass {
             last: true,
             depth: 0,
             full_depth: 0,
-            pv_node: false,
-            eval: 0,
-            static_eval: 0,
-            improving: false,
-            in_check: false,
-            cut_node: false,
-            tt_move: Move::NULL,
-            tt_extension: 0,
             previous: Move::NULL,
             counter: Move::NULL,
             continuation: [None; 2],
@@ -188,34 +183,31 @@ impl Default for MovePass {
 }
 
 /// The state of a node between its steps: its arguments, what its early steps found, and the
-/// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker).
+/// move being searched. The per-ply `Frame` holds what other nodes read (killers, PV, picker,
+/// a copy of the facts).
 pub(super) struct Node {
     kind: ChildKind,
-    resume: ResumeAfter,
+    /// The kind of the child search the node asked for last: where it resumes.
+    asked: ChildKind,
     depth: i32,
     alpha: i32,
     beta: i32,
     ply: usize,
-    cut_node: bool,
     /// The position after `mv` (or after the null move), which the child searches.
     pub(super) child: Position,
-    pv_node: bool,
+    /// The node's own facts; its frame holds a copy for the plies below, which the searches
+    /// of the node's own position overwrite (see `Frame`).
+    facts: NodeFacts,
     excluding: bool,
     tt_hit: Option<TtHit>,
-    tt_move: Move,
-    in_check: bool,
-    raw_eval: i32,
-    /// The static evaluation, corrected; `eval` is what pruning reads (see step 4).
-    static_eval: i32,
+    /// What pruning reads: the static evaluation, or the table's score (step 4b).
     eval: i32,
-    improving: bool,
     null_reduction: i32,
     null_score: i32,
     probcut_beta: i32,
     probcut_threshold: i32,
     iid_iteration: i32,
     singular_beta: i32,
-    tt_extension: i32,
     /// Quiescence: the static evaluation the side to move may stand on.
     stand_pat: i32,
     pass: MovePass,
@@ -234,29 +226,22 @@ impl Default for Node {
     fn default() -> Self {
         Node {
             kind: ChildKind::Main,
-            resume: ResumeAfter::FirstMove,
+            asked: ChildKind::Main,
             depth: 0,
             alpha: -INFINITY,
             beta: INFINITY,
             ply: 0,
-            cut_node: false,
             child: Position::empty(),
-            pv_node: false,
+            facts: NodeFacts::default(),
             excluding: false,
             tt_hit: None,
-            tt_move: Move::NULL,
-            in_check: false,
-            raw_eval: 0,
-            static_eval: 0,
             eval: 0,
-            improving: false,
             null_reduction: 0,
             null_score: 0,
             probcut_beta: 0,
             probcut_threshold: 0,
             iid_iteration: 0,
             singular_beta: 0,
-            tt_extension: 0,
             stand_pat: 0,
             pass: MovePass::default(),
             mv: Move::NULL,
@@ -278,11 +263,11 @@ impl Node {
         self.alpha = search.alpha;
         self.beta = search.beta;
         self.ply = search.ply;
-        self.cut_node = search.cut_node;
+        self.facts.cut_node = search.cut_node;
     }
 
-    fn ask(&mut self, resume: ResumeAfter, search: ChildSearch) -> Step {
-        self.resume = resume;
+    fn ask(&mut self, search: ChildSearch) -> Step {
+        self.asked = search.kind;
         Step::Child(search)
     }
 }
@@ -308,26 +293,42 @@ impl ThreadSearch<'_> {
     /// Continues `node` (at `pos`) with the value its last child search returned.
     #[inline(always)]
     pub(super) fn resume(&mut self, node: &mut Node, pos: &Position, value: i32) -> Step {
-        match node.resume {
-            ResumeAfter::NullMove => self.after_null_move(node, pos, -value),
-            ResumeAfter::Verification => self.after_verification(node, pos, value),
-            ResumeAfter::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
-            ResumeAfter::ProbCut => self.after_probcut_move(node, pos, -value),
-            ResumeAfter::Iid => self.after_iid(node, pos),
-            ResumeAfter::Singular => self.after_singular(node, pos, value),
-            ResumeAfter::FirstMove => self.after_move_window_searches(node, pos, -value),
-            ResumeAfter::ZeroWindow => self.after_zero_window(node, pos, -value),
-            ResumeAfter::FullDepth => self.after_full_depth(node, pos, -value),
-            ResumeAfter::PvsReSearch => self.after_move_window_searches(node, pos, -value),
-            ResumeAfter::DeepeningReSearch => {
-                let score = -value;
-                if score >= node.beta {
-                    node.pass.proven_at_full_depth = true;
-                }
-                self.after_move(node, pos, score)
-            }
-            ResumeAfter::QuiescenceMove => self.after_quiescence_move(node, pos, -value),
+        match node.asked {
+            ChildKind::Main => self.after_move_window_searches(node, pos, -value),
+            ChildKind::NullMove => self.after_null_move(node, pos, -value),
+            ChildKind::Verification => self.after_verification(node, pos, value),
+            ChildKind::Iid => self.after_iid(node, pos),
+            ChildKind::ZeroWindow => self.after_zero_window(node, pos, -value),
+            ChildKind::FullDepth => self.after_full_depth(node, pos, -value),
+            ChildKind::PvsReSearch => self.after_move_window_searches(node, pos, -value),
+            ChildKind::DeepeningReSearch => self.after_deepening_re_search(node, pos, -value),
+            ChildKind::Singular => self.after_singular(node, pos, value),
+            ChildKind::ProbCutQuiescence => self.after_probcut_quiescence(node, pos, -value),
+            ChildKind::ProbCut => self.after_probcut_move(node, pos, -value),
+            ChildKind::Quiescence => self.after_quiescence_move(node, pos, -value),
         }
+    }
+
+    /// Makes `m` into the node's child, then `ask_made_move`.
+    #[inline(always)]
+    fn ask_move(&mut self, node: &mut Node, pos: &Position, m: Move, search: ChildSearch) -> Step {
+        pos.make_move_into(m, &mut node.child);
+        self.ask_made_move(node, pos, m, search)
+    }
+
+    /// Enters `m`, which `node.child` already holds made (the move loop makes it early to see
+    /// whether it checks), and asks for `search` of the child.
+    #[inline(always)]
+    fn ask_made_move(
+        &mut self,
+        node: &mut Node,
+        pos: &Position,
+        m: Move,
+        search: ChildSearch,
+    ) -> Step {
+        node.mv = m;
+        self.enter_move(pos, node.ply, m);
+        node.ask(search)
     }
 
     // ------------------------------------------------------------------------------------
@@ -336,17 +337,17 @@ impl ThreadSearch<'_> {
 
     #[inline(always)]
     fn enter_alphabeta(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let (depth, ply, cut_node) = (node.depth, node.ply, node.cut_node);
+        let (depth, ply, cut_node) = (node.depth, node.ply, node.facts.cut_node);
         let pv_node = node.beta - node.alpha > 1;
-        node.pv_node = pv_node;
+
+        // Step 2. Count the node, stop if told to; draws inside the tree and mate-distance
+        // pruning.
         self.stack[ply].pv_len = ply;
         self.count_node();
         if self.stopped {
             return Step::Value(0);
         }
         self.selective_depth = self.selective_depth.max(ply);
-
-        // Step 2. Draws inside the tree and mate-distance pruning.
         if pos.halfmove_clock() >= 100 || self.is_repetition(pos) || pos.is_insufficient_material()
         {
             return Step::Value(DRAW);
@@ -368,12 +369,13 @@ impl ThreadSearch<'_> {
         node.excluding = excluding;
         let tt_hit = self.tt.probe(pos.key(), ply);
         node.tt_hit = tt_hit;
-        node.tt_move = Move::NULL;
-        if let Some(hit) = tt_hit {
-            node.tt_move = hit.best_move;
-            if !pv_node && !excluding && hit.depth >= depth && hit.cuts_off(alpha, beta) {
-                return Step::Value(hit.score);
-            }
+        if let Some(hit) = tt_hit
+            && !pv_node
+            && !excluding
+            && hit.depth >= depth
+            && hit.cuts_off(alpha, beta)
+        {
+            return Step::Value(hit.score);
         }
 
         // Step 4. Static evaluation, and whether it improved on two plies before.
@@ -393,7 +395,8 @@ impl ThreadSearch<'_> {
             (raw_eval + self.tables.correction.correction(pos))
                 .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         };
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let improving =
+            !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
         // Step 4b. A table score that bounds the position from the side the static eval
         // errs on is the better guess of what a search would find, so pruning reads it
         // (not in a singular search: the table's score is the excluded move's).
@@ -403,18 +406,18 @@ impl ThreadSearch<'_> {
             }
             _ => static_eval,
         };
-        node.in_check = in_check;
-        node.raw_eval = raw_eval;
-        node.static_eval = static_eval;
         node.eval = eval;
-        node.improving = improving;
-        let frame = &mut self.stack[ply];
-        frame.static_eval = static_eval;
-        frame.raw_eval = raw_eval;
-        frame.improving = improving;
-        frame.in_check = in_check;
-        frame.cut_node = cut_node;
-        frame.tt_extension = 0;
+        node.facts = NodeFacts {
+            static_eval,
+            raw_eval,
+            improving,
+            in_check,
+            cut_node,
+            pv_node,
+            tt_move: tt_hit.map_or(Move::NULL, |hit| hit.best_move),
+            tt_extension: 0,
+        };
+        self.stack[ply].facts = node.facts;
 
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
@@ -431,8 +434,6 @@ impl ThreadSearch<'_> {
             }
 
             // Step 6. Null-move pruning: if passing still fails high, a real move will too.
-            // Deep cutoffs are verified by a reduced normal search without null moves for
-            // this side, so zugzwang positions are found in the end.
             let side = pos.side_to_move();
             if self.features.null_move
                 && depth >= 3
@@ -448,22 +449,20 @@ impl ThreadSearch<'_> {
                 self.keys.push(pos.key());
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].moved_piece = None;
-                return node.ask(
-                    ResumeAfter::NullMove,
-                    ChildSearch {
-                        kind: ChildKind::NullMove,
-                        depth: depth - 1 - reduction,
-                        alpha: -beta,
-                        beta: -beta + 1,
-                        ply: ply + 1,
-                        cut_node: !cut_node,
-                    },
-                );
+                return node.ask(ChildSearch::new(
+                    ChildKind::NullMove,
+                    depth - 1 - reduction,
+                    ply,
+                    (beta - 1, beta),
+                    !cut_node,
+                ));
             }
         }
         self.probcut(node, pos)
     }
 
+    /// Step 6a. Passing failed high: cut, verifying a deep cutoff by a reduced search of this
+    /// position without null moves for this side, so zugzwang is found in the end.
     fn after_null_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         self.keys.pop();
@@ -479,21 +478,18 @@ impl ThreadSearch<'_> {
             self.null_verify_side = Some(pos.side_to_move());
             self.null_verify_ply = ply + (3 * (depth - reduction) / 4).max(0) as usize;
             node.null_score = score;
-            return node.ask(
-                ResumeAfter::Verification,
-                ChildSearch {
-                    kind: ChildKind::Verification,
-                    depth: depth - reduction,
-                    alpha: beta - 1,
-                    beta,
-                    ply,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::Verification,
+                depth - reduction,
+                ply,
+                (beta - 1, beta),
+                false,
+            ));
         }
         self.probcut(node, pos)
     }
 
+    /// Step 6b. The verification confirmed the null move's cutoff, or the node goes on.
     fn after_verification(&mut self, node: &mut Node, pos: &Position, verified: i32) -> Step {
         self.null_verify_side = None;
         if self.stopped {
@@ -505,72 +501,68 @@ impl ThreadSearch<'_> {
         self.probcut(node, pos)
     }
 
-    /// Step 6b. ProbCut: a good capture whose reduced search beats beta by a margin would
+    /// Step 6c. ProbCut: a good capture whose reduced search beats beta by a margin would
     /// almost surely beat beta at full depth.
     fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
         if self.features.probcut
-            && !node.pv_node
-            && !node.in_check
+            && !node.facts.pv_node
+            && !node.facts.in_check
             && !node.excluding
             && depth >= 5
             && !is_mate_score(node.beta)
         {
-            let probcut_beta = node.beta + 200 - 50 * i32::from(node.improving);
+            let probcut_beta = node.beta + 200 - 50 * i32::from(node.facts.improving);
             let table_disagrees = node
                 .tt_hit
                 .is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
             if !table_disagrees {
                 node.probcut_beta = probcut_beta;
                 node.probcut_threshold = probcut_beta - node.eval;
-                self.stack[node.ply].picker.reset_quiescence(node.tt_move);
+                self.stack[node.ply]
+                    .picker
+                    .reset_quiescence(node.facts.tt_move);
                 return self.next_probcut_move(node, pos);
             }
         }
         self.internal_iterative_deepening(node, pos)
     }
 
+    /// Step 6d. The next capture that wins at least the margin, checked by quiescence first.
     fn next_probcut_move(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             if !see_at_least(pos, m, node.probcut_threshold) {
                 continue;
             }
-            pos.make_move_into(m, &mut node.child);
-            node.mv = m;
-            self.enter_move(pos, ply, m);
-            return node.ask(
-                ResumeAfter::ProbCutQuiescence,
-                ChildSearch {
-                    kind: ChildKind::ProbCutQuiescence,
-                    depth: 0,
-                    alpha: -node.probcut_beta,
-                    beta: -node.probcut_beta + 1,
-                    ply: ply + 1,
-                    cut_node: false,
-                },
+            let search = ChildSearch::new(
+                ChildKind::ProbCutQuiescence,
+                0,
+                ply,
+                (node.probcut_beta - 1, node.probcut_beta),
+                false,
             );
+            return self.ask_move(node, pos, m, search);
         }
         self.internal_iterative_deepening(node, pos)
     }
 
+    /// Step 6e. A capture that passed the quick check gets the reduced search.
     fn after_probcut_quiescence(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score >= node.probcut_beta {
-            return node.ask(
-                ResumeAfter::ProbCut,
-                ChildSearch {
-                    kind: ChildKind::ProbCut,
-                    depth: node.depth - 4,
-                    alpha: -node.probcut_beta,
-                    beta: -node.probcut_beta + 1,
-                    ply: node.ply + 1,
-                    cut_node: !node.cut_node,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::ProbCut,
+                node.depth - 4,
+                node.ply,
+                (node.probcut_beta - 1, node.probcut_beta),
+                !node.facts.cut_node,
+            ));
         }
         self.after_probcut_move(node, pos, score)
     }
 
+    /// Step 6f. A capture whose searches beat the margin cuts (stored as a bound three plies
+    /// shallower); otherwise the next capture.
     fn after_probcut_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
         if self.stopped {
@@ -582,7 +574,7 @@ impl ThreadSearch<'_> {
                 node.ply,
                 node.mv,
                 score,
-                node.raw_eval,
+                node.facts.raw_eval,
                 node.depth - 3,
                 Bound::Lower,
             );
@@ -591,25 +583,26 @@ impl ThreadSearch<'_> {
         self.next_probcut_move(node, pos)
     }
 
-    /// Step 7. Internal iterative deepening when there is no move to try first.
+    /// Step 7. Internal iterative deepening when there is no move to try first: a shallower
+    /// search of this position (classic), or passes of its own move loop (self-deepening).
     fn internal_iterative_deepening(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
-        if node.tt_move.is_null() && depth >= 4 && !node.excluding {
+        if node.facts.tt_move.is_null() && depth >= 4 && !node.excluding {
             match self.features.iid {
                 IidMode::Off => {}
                 IidMode::Classic => {
-                    let shallower = if node.pv_node { depth - 2 } else { depth / 2 };
-                    return node.ask(
-                        ResumeAfter::Iid,
-                        ChildSearch {
-                            kind: ChildKind::Iid,
-                            depth: shallower,
-                            alpha: node.alpha,
-                            beta: node.beta,
-                            ply: node.ply,
-                            cut_node: node.cut_node,
-                        },
-                    );
+                    let shallower = if node.facts.pv_node {
+                        depth - 2
+                    } else {
+                        depth / 2
+                    };
+                    return node.ask(ChildSearch::new(
+                        ChildKind::Iid,
+                        shallower,
+                        node.ply,
+                        (node.alpha, node.beta),
+                        node.facts.cut_node,
+                    ));
                 }
                 IidMode::SelfDeepening => {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
@@ -620,26 +613,30 @@ impl ThreadSearch<'_> {
         self.singular_extension(node, pos)
     }
 
+    /// Step 7a. Classic IID left its best move in the table.
     fn after_iid(&mut self, node: &mut Node, pos: &Position) -> Step {
         if self.stopped {
             return Step::Value(0);
         }
-        node.tt_move = self
+        node.facts.tt_move = self
             .tt
             .probe(pos.key(), node.ply)
             .map_or(Move::NULL, |h| h.best_move);
         self.singular_extension(node, pos)
     }
 
-    /// Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
+    /// Step 7b. Self-deepening IID: the node's move loop at depths `iid_iteration..depth`.
+    /// Such a pass reads the facts its frame holds then, which a null-move verification
+    /// (step 6a) may have left; step 8 sets the node's own again.
     fn next_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
         if node.iid_iteration < node.depth {
-            self.stack[node.ply].tt_move = node.tt_move;
+            self.stack[node.ply].facts.tt_move = node.facts.tt_move;
             return self.start_moves(node, pos, node.iid_iteration, false);
         }
         self.singular_extension(node, pos)
     }
 
+    /// Step 7c. A deepening pass is done: its best move leads the next one.
     fn after_deepening_pass(&mut self, node: &mut Node, pos: &Position) -> Step {
         if self.stopped {
             return Step::Value(0);
@@ -648,20 +645,20 @@ impl ThreadSearch<'_> {
         if node.pass.best >= node.beta && node.pass.proven_at_full_depth {
             return Step::Value(node.pass.best);
         }
-        node.tt_move = node.pass.best_move;
+        node.facts.tt_move = node.pass.best_move;
         node.iid_iteration += 1;
         self.next_deepening_pass(node, pos)
     }
 
-    /// Step 7b. Singular extension: when the TT move proved itself at nearly this depth,
+    /// Step 7d. Singular extension: when the TT move proved itself at nearly this depth,
     /// search the others a little below its score at half depth. If none reaches it, the
     /// TT move is singular and gets a ply more. If they reach it above beta as well, several
     /// moves fail high: cut at once (multi-cut). If they reach it and the TT move is only
     /// expected to fail high, it gets a ply less.
     fn singular_extension(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
-        let tt_move = node.tt_move;
-        node.tt_extension = 0;
+        let tt_move = node.facts.tt_move;
+        node.facts.tt_extension = 0;
         if self.features.singular_extensions
             && depth >= SINGULAR_MIN_DEPTH
             && !node.excluding
@@ -676,21 +673,18 @@ impl ThreadSearch<'_> {
             let singular_beta = hit.score - 2 * depth;
             node.singular_beta = singular_beta;
             self.stack[node.ply].excluded_move = tt_move;
-            return node.ask(
-                ResumeAfter::Singular,
-                ChildSearch {
-                    kind: ChildKind::Singular,
-                    depth: (depth - 1) / 2,
-                    alpha: singular_beta - 1,
-                    beta: singular_beta,
-                    ply: node.ply,
-                    cut_node: node.cut_node,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::Singular,
+                (depth - 1) / 2,
+                node.ply,
+                (singular_beta - 1, singular_beta),
+                node.facts.cut_node,
+            ));
         }
         self.full_depth_moves(node, pos)
     }
 
+    /// Step 7e. The singular search's verdict on the TT move.
     fn after_singular(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.stack[node.ply].excluded_move = Move::NULL;
         if self.stopped {
@@ -698,26 +692,19 @@ impl ThreadSearch<'_> {
         }
         let singular_beta = node.singular_beta;
         if score < singular_beta {
-            node.tt_extension = 1;
+            node.facts.tt_extension = 1;
         } else if singular_beta >= node.beta {
             return Step::Value(singular_beta);
         } else if node.tt_hit.is_some_and(|hit| hit.score >= node.beta) {
-            node.tt_extension = -1;
+            node.facts.tt_extension = -1;
         }
         self.full_depth_moves(node, pos)
     }
 
-    /// Step 8. The full-depth move loop. The null-move verification, IID and the singular
-    /// search above searched this same ply, so the frame is set again.
+    /// Step 8. The full-depth move loop. The searches of this position above (steps 6a, 7,
+    /// 7d) ran at this ply and overwrote the frame, so it gets the node's facts again.
     fn full_depth_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let frame = &mut self.stack[node.ply];
-        frame.tt_extension = node.tt_extension;
-        frame.static_eval = node.static_eval;
-        frame.raw_eval = node.raw_eval;
-        frame.improving = node.improving;
-        frame.in_check = node.in_check;
-        frame.cut_node = node.cut_node;
-        frame.tt_move = node.tt_move;
+        self.stack[node.ply].facts = node.facts;
         self.start_moves(node, pos, node.depth, true)
     }
 
@@ -725,37 +712,32 @@ impl ThreadSearch<'_> {
     // Alpha-beta: the move loop, steps 9-15
     // ------------------------------------------------------------------------------------
 
-    /// Starts a pass of the move loop at `depth` (the node's own for the `last` pass, less
-    /// for self-deepening IID), with the node's static eval, TT move and expectations taken
-    /// from its frame. Below the node's depth, a move failing high is re-searched at once
-    /// at the full depth.
+    /// Step 9 begins: a pass of the move loop at `depth` (the node's own for the `last` pass,
+    /// less for self-deepening IID), with the node's facts taken from its frame. Below the
+    /// node's depth, a move failing high is re-searched at once at the full depth (11e).
     #[inline(always)]
     fn start_moves(&mut self, node: &mut Node, pos: &Position, depth: i32, last: bool) -> Step {
         let ply = node.ply;
-        let frame = &self.stack[ply];
+        // From here on the node's window is the one step 2 narrowed to the mate distance,
+        // which may be a null window.
+        node.facts.pv_node = node.beta - node.alpha > 1;
+        self.stack[ply].facts.pv_node = node.facts.pv_node;
+        let facts = self.stack[ply].facts;
         let mut pass = MovePass {
             last,
             depth,
             full_depth: node.depth,
-            pv_node: node.beta - node.alpha > 1,
-            eval: node.eval,
-            static_eval: frame.static_eval,
-            improving: frame.improving,
-            in_check: frame.in_check,
-            cut_node: frame.cut_node,
-            tt_move: frame.tt_move,
-            tt_extension: frame.tt_extension,
             previous: self.stack[ply - 1].current_move,
             ..MovePass::default()
         };
         pass.continuation = self.continuation_slots(ply);
         pass.counter = self.tables.counter(pass.previous);
-        pass.limits = PruningLimits::new(&self.features, depth, pass.improving, pass.eval);
+        pass.limits = PruningLimits::new(&self.features, depth, facts.improving, node.eval);
         let frame = &mut self.stack[ply];
         let killers = frame.killers;
         frame
             .picker
-            .reset_main(pass.tt_move, killers, pass.counter, pass.continuation);
+            .reset_main(facts.tt_move, killers, pass.counter, pass.continuation);
         frame.quiet_count = 0;
         frame.capture_count = 0;
         node.pass = pass;
@@ -770,7 +752,8 @@ impl ThreadSearch<'_> {
         let ply = node.ply;
         let (alpha, beta) = (node.alpha, node.beta);
         let pass = &node.pass;
-        let (depth, pv_node, in_check) = (pass.depth, pass.pv_node, pass.in_check);
+        let facts = self.stack[ply].facts;
+        let (depth, pv_node, in_check) = (pass.depth, facts.pv_node, facts.in_check);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
             if m == self.stack[ply].excluded_move {
@@ -824,34 +807,14 @@ impl ThreadSearch<'_> {
                 && m.is_capture()
                 && pass.previous.is_capture()
                 && pass.previous.to() == m.to();
-            let extension = if m == pass.tt_move && pass.tt_extension != 0 {
-                pass.tt_extension
+            let extension = if m == facts.tt_move && facts.tt_extension != 0 {
+                facts.tt_extension
             } else {
                 i32::from(check_extension || recapture_extension)
             };
             let new_depth = depth - 1 + extension;
 
-            node.mv = m;
-            node.quiet = quiet;
-            node.move_alpha = a;
-            node.extension = extension;
-            node.new_depth = new_depth;
-            self.enter_move(pos, ply, m);
-            self.stack[ply].reduction = 0;
-            if pass.searched == 0 {
-                return node.ask(
-                    ResumeAfter::FirstMove,
-                    ChildSearch {
-                        kind: ChildKind::Main,
-                        depth: new_depth,
-                        alpha: -beta,
-                        beta: -a,
-                        ply: ply + 1,
-                        cut_node: !pv_node && !pass.cut_node,
-                    },
-                );
-            }
-            // Late-move reductions for quiet moves ordered late.
+            // Step 11a. Late-move reductions for quiet moves ordered late.
             let mut reduction = 0;
             if self.features.late_move_reductions
                 && depth >= 3
@@ -862,8 +825,8 @@ impl ThreadSearch<'_> {
             {
                 reduction = i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
                 reduction -= i32::from(pv_node);
-                reduction += i32::from(!pass.improving);
-                reduction += i32::from(pass.cut_node);
+                reduction += i32::from(!facts.improving);
+                reduction += i32::from(facts.cut_node);
                 if self.features.histories {
                     if self.stack[ply].is_killer(m) || m == pass.counter {
                         reduction -= 1;
@@ -878,23 +841,37 @@ impl ThreadSearch<'_> {
                 }
                 reduction = reduction.clamp(0, new_depth - 1);
             }
-            self.stack[ply].reduction = reduction;
+
+            // Step 11b. The first move with the full window, the others with a null window
+            // (reduced), the start of the re-search chain 11c-11f.
+            node.quiet = quiet;
+            node.move_alpha = a;
+            node.extension = extension;
+            node.new_depth = new_depth;
             node.reduction = reduction;
-            return node.ask(
-                ResumeAfter::ZeroWindow,
-                ChildSearch {
-                    kind: ChildKind::ZeroWindow,
-                    depth: new_depth - reduction,
-                    alpha: -a - 1,
-                    beta: -a,
-                    ply: ply + 1,
-                    cut_node: true,
-                },
-            );
+            let search = if pass.searched == 0 {
+                ChildSearch::new(
+                    ChildKind::Main,
+                    new_depth,
+                    ply,
+                    (a, beta),
+                    !pv_node && !facts.cut_node,
+                )
+            } else {
+                ChildSearch::new(
+                    ChildKind::ZeroWindow,
+                    new_depth - reduction,
+                    ply,
+                    (a, a + 1),
+                    true,
+                )
+            };
+            return self.ask_made_move(node, pos, m, search);
         }
         self.finish_moves(node, pos)
     }
 
+    /// Step 11c. A reduced move that beat alpha at its null window: again at full depth.
     fn after_zero_window(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && node.reduction > 0 && !self.stopped {
             // A reduced move that beat alpha by far earns a ply more in its re-searches;
@@ -910,58 +887,56 @@ impl ThreadSearch<'_> {
                     return self.after_full_depth(node, pos, score);
                 }
             }
-            return node.ask(
-                ResumeAfter::FullDepth,
-                ChildSearch {
-                    kind: ChildKind::FullDepth,
-                    depth: node.new_depth,
-                    alpha: -node.move_alpha - 1,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: !node.pass.cut_node,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::FullDepth,
+                node.new_depth,
+                node.ply,
+                (node.move_alpha, node.move_alpha + 1),
+                !self.stack[node.ply].facts.cut_node,
+            ));
         }
         self.after_full_depth(node, pos, score)
     }
 
+    /// Step 11d. A null-window score inside the window: again with the full window (PVS).
     fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && score < node.beta && !self.stopped {
-            return node.ask(
-                ResumeAfter::PvsReSearch,
-                ChildSearch {
-                    kind: ChildKind::PvsReSearch,
-                    depth: node.new_depth,
-                    alpha: -node.beta,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::PvsReSearch,
+                node.new_depth,
+                node.ply,
+                (node.move_alpha, node.beta),
+                false,
+            ));
         }
         self.after_move_window_searches(node, pos, score)
     }
 
-    /// Self-deepening IID: a shallow fail-high is checked at full depth right away.
+    /// Step 11e. In a self-deepening IID pass, a shallow fail high is checked at full depth
+    /// right away.
     fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let pass = &node.pass;
         if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
-            return node.ask(
-                ResumeAfter::DeepeningReSearch,
-                ChildSearch {
-                    kind: ChildKind::DeepeningReSearch,
-                    depth: pass.full_depth - 1 + node.extension,
-                    alpha: -node.beta,
-                    beta: -node.move_alpha,
-                    ply: node.ply + 1,
-                    cut_node: false,
-                },
-            );
+            return node.ask(ChildSearch::new(
+                ChildKind::DeepeningReSearch,
+                pass.full_depth - 1 + node.extension,
+                node.ply,
+                (node.move_alpha, node.beta),
+                false,
+            ));
         }
         self.after_move(node, pos, score)
     }
 
-    /// The move's searches are done: keep the best, and stop at a cutoff.
+    /// Step 11f. A move that failed high at full depth settles the deepening passes (7c).
+    fn after_deepening_re_search(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if score >= node.beta {
+            node.pass.proven_at_full_depth = true;
+        }
+        self.after_move(node, pos, score)
+    }
+
+    /// Step 12. The move's searches are done: keep the best, and stop at a cutoff.
     #[inline(always)]
     fn after_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
@@ -972,18 +947,22 @@ impl ThreadSearch<'_> {
             return self.pass_done(node, pos);
         }
         let (ply, m, quiet) = (node.ply, node.mv, node.quiet);
+        debug_assert!(
+            !node.pass.last || self.stack[ply].facts == node.facts,
+            "a search of the node's own position ran inside its move loop"
+        );
         node.pass.searched += 1;
 
         if score > node.pass.best {
             node.pass.best = score;
             if score > node.alpha {
                 node.pass.best_move = m;
-                if node.pass.pv_node {
+                if self.stack[ply].facts.pv_node {
                     self.stack.update_pv(ply, m);
                 }
                 if score >= node.beta {
-                    // Step 12. A cutoff: reward the move that caused it, and punish the
-                    // moves of its kind tried before it.
+                    // A cutoff: reward the move that caused it, and punish the moves of its
+                    // kind tried before it.
                     let pass = &node.pass;
                     let frame = &mut self.stack[ply];
                     if quiet {
@@ -1022,10 +1001,11 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn finish_moves(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
+        let facts = self.stack[ply].facts;
         let pass = &mut node.pass;
         // Step 13. No legal move: mate or stalemate.
         if node.moves_seen == 0 {
-            pass.best = if pass.in_check {
+            pass.best = if facts.in_check {
                 -MATE + ply as i32
             } else {
                 DRAW
@@ -1048,8 +1028,8 @@ impl ThreadSearch<'_> {
             Bound::Upper
         };
         if self.stack[ply].excluded_move.is_null() {
-            let raw_eval = self.stack[ply].raw_eval;
-            let static_eval = if pass.in_check { 0 } else { raw_eval };
+            let raw_eval = facts.raw_eval;
+            let static_eval = if facts.in_check { 0 } else { raw_eval };
             self.tt.store(
                 pos.key(),
                 ply,
@@ -1062,10 +1042,10 @@ impl ThreadSearch<'_> {
             // Step 15. Learn the static eval's error from a result that bounds it from the
             // right side: quiet best moves only (captures are for quiescence to see).
             if self.features.correction_history
-                && !pass.in_check
+                && !facts.in_check
                 && !best_move.is_tactical()
                 && !is_mate_score(best)
-                && bound.says_more_than(best, pass.static_eval)
+                && bound.says_more_than(best, facts.static_eval)
             {
                 self.tables
                     .correction
@@ -1075,7 +1055,8 @@ impl ThreadSearch<'_> {
         self.pass_done(node, pos)
     }
 
-    /// A pass of the move loop has its result in `node.pass`.
+    /// Step 15 ends a pass of the move loop with its result in `node.pass`: the node's value,
+    /// or the next deepening pass (7c).
     fn pass_done(&mut self, node: &mut Node, pos: &Position) -> Step {
         if node.pass.last {
             Step::Value(node.pass.best)
@@ -1091,6 +1072,7 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn enter_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (alpha, beta, ply) = (node.alpha, node.beta, node.ply);
+        // Q1. Count the node, stop if told to; the ply cap and dead draws.
         self.count_node();
         if self.stopped {
             return Step::Value(0);
@@ -1104,7 +1086,7 @@ impl ThreadSearch<'_> {
             return Step::Value(DRAW);
         }
 
-        // Q1. The table, at depth 0.
+        // Q2. The table, at depth 0.
         let tt_hit = self.tt.probe(pos.key(), ply);
         let pv_node = beta - alpha > 1;
         if let Some(hit) = tt_hit
@@ -1114,13 +1096,12 @@ impl ThreadSearch<'_> {
             return Step::Value(hit.score);
         }
 
-        // Q2. Stand pat, unless in check (then every evasion is searched).
+        // Q3. Stand pat, unless in check (then every evasion is searched). Quiescence keeps
+        // its facts in the node only: no other ply reads them.
         let in_check = pos.in_check();
-        let mut pass = MovePass {
-            pv_node,
-            in_check,
-            ..MovePass::default()
-        };
+        node.facts.pv_node = pv_node;
+        node.facts.in_check = in_check;
+        let mut pass = MovePass::default();
         if in_check {
             node.stand_pat = -INFINITY;
         } else {
@@ -1128,7 +1109,7 @@ impl ThreadSearch<'_> {
                 || self.stack.evaluate(pos, ply, self.features.evaluation),
                 |h| h.static_eval,
             );
-            node.raw_eval = static_eval;
+            node.facts.raw_eval = static_eval;
             let stand_pat = match tt_hit {
                 Some(hit) if self.features.tt_eval => refined_eval(static_eval, hit),
                 _ => static_eval,
@@ -1142,7 +1123,7 @@ impl ThreadSearch<'_> {
         }
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
-        pass.tt_move = tt_move;
+        node.facts.tt_move = tt_move;
         let continuation = self.continuation_slots(ply);
         let frame = &mut self.stack[ply];
         if in_check {
@@ -1161,11 +1142,11 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn next_quiescence_move(&mut self, node: &mut Node, pos: &Position) -> Step {
         let ply = node.ply;
-        let (in_check, tt_move) = (node.pass.in_check, node.pass.tt_move);
+        let (in_check, tt_move) = (node.facts.in_check, node.facts.tt_move);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
             if !in_check {
-                // Q3. Delta pruning: even winning the piece cannot lift us to alpha.
+                // Q4. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
                     pos.piece_at(m.to())
                         .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
@@ -1177,30 +1158,26 @@ impl ThreadSearch<'_> {
                 if node.stand_pat + gain + 200 <= node.alpha {
                     continue;
                 }
-                // Q4. Losing captures cannot help. The picker hands out no others, except
+                // Q5. Losing captures cannot help. The picker hands out no others, except
                 // the TT move.
                 if m == tt_move && !see_at_least(pos, m, 0) {
                     continue;
                 }
             }
-            pos.make_move_into(m, &mut node.child);
-            node.mv = m;
-            self.enter_move(pos, ply, m);
-            return node.ask(
-                ResumeAfter::QuiescenceMove,
-                ChildSearch {
-                    kind: ChildKind::Quiescence,
-                    depth: 0,
-                    alpha: -node.beta,
-                    beta: -node.alpha,
-                    ply: ply + 1,
-                    cut_node: false,
-                },
+            // Q6. Search the capture (or evasion).
+            let search = ChildSearch::new(
+                ChildKind::Quiescence,
+                0,
+                ply,
+                (node.alpha, node.beta),
+                false,
             );
+            return self.ask_move(node, pos, m, search);
         }
         self.finish_quiescence(node, pos)
     }
 
+    /// Q7. Keep the best, and stop at a cutoff.
     #[inline(always)]
     fn after_quiescence_move(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.keys.pop();
@@ -1212,7 +1189,7 @@ impl ThreadSearch<'_> {
             if score > node.alpha {
                 node.alpha = score;
                 node.pass.best_move = node.mv;
-                if node.pass.pv_node {
+                if node.facts.pv_node {
                     self.stack.update_pv(node.ply, node.mv);
                 }
                 if score >= node.beta {
@@ -1223,20 +1200,21 @@ impl ThreadSearch<'_> {
         self.next_quiescence_move(node, pos)
     }
 
+    /// Q8. Mate when in check without a move; store the result.
     #[inline(always)]
     fn finish_quiescence(&mut self, node: &mut Node, pos: &Position) -> Step {
-        let pass = &node.pass;
-        if pass.in_check && node.moves_seen == 0 {
+        let (pass, facts) = (&node.pass, &node.facts);
+        if facts.in_check && node.moves_seen == 0 {
             return Step::Value(-MATE + node.ply as i32);
         }
         let bound = if pass.best >= node.beta {
             Bound::Lower
-        } else if !pass.best_move.is_null() && pass.pv_node {
+        } else if !pass.best_move.is_null() && facts.pv_node {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let static_eval = if pass.in_check { 0 } else { node.raw_eval };
+        let static_eval = if facts.in_check { 0 } else { facts.raw_eval };
         self.tt.store(
             pos.key(),
             node.ply,
