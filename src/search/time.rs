@@ -36,7 +36,7 @@ pub struct TimeBudget {
 }
 
 /// Moves to go assumed in sudden death: enough to keep a reserve, few enough to use the clock.
-const SUDDEN_DEATH_MOVES_TO_GO: u64 = 30;
+const SUDDEN_DEATH_MOVES_TO_GO: u64 = 25;
 /// The least the engine will think, so a near-empty clock still yields a legal move.
 const MIN_THINK_MS: u64 = 5;
 
@@ -68,7 +68,7 @@ impl TimeControl {
                 // so many fast moves cannot drain the clock through lag alone.
                 let reserve = overhead_ms * moves_to_go.min(10) + overhead_ms;
                 let usable = remaining.saturating_sub(reserve);
-                let mut soft = usable / moves_to_go + increment_ms * 3 / 4;
+                let mut soft = usable / moves_to_go + increment_ms;
                 // Hard limit: a few targets, but never a large share of what is left.
                 let share = if moves_to_go == 1 { 0.75 } else { 0.35 };
                 let cap = (usable as f64 * share) as u64;
@@ -96,9 +96,9 @@ mod tests {
     }
 
     #[test]
-    fn sudden_death_uses_a_thirtieth_plus_increment() {
+    fn sudden_death_uses_a_twenty_fifth_plus_the_increment() {
         let b = level(0, 60, 1000).budget(60_000, 0, 30);
-        assert!(b.soft_ms > 2000 && b.soft_ms < 3000, "{b:?}");
+        assert!(b.soft_ms > 3300 && b.soft_ms < 3500, "{b:?}");
         assert!(b.hard_ms > b.soft_ms && b.hard_ms < 60_000 / 2, "{b:?}");
     }
 
