@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Ironwood as a UCI engine under python-chess's UCI client (chess.engine.popen_uci), for
-tests/uci_clients.rs.
+tests/it/clients/uci_clients.rs.
 
     uci.py ENGINE [--log-dir DIR] [--stockfish PATH] [--part PART ...]
 

@@ -1,0 +1,150 @@
+//! `ironwood train` through the real binary: a short run on a few self-play games writes a
+//! network per epoch that the engine loads, the same seed gives the same file whatever the
+//! thread count, and the engine plays with the result.
+
+use crate::common;
+
+use ironwood::nnue::Network;
+use std::path::Path;
+
+fn train(data: &Path, out: &Path, threads: &str, seed: &str) -> String {
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        threads,
+        "train",
+        "--data",
+        &data.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--epochs",
+        "3",
+        "--batch",
+        "128",
+        "--lr",
+        "0.01",
+        "--holdout",
+        "0.3",
+        "--seed",
+        seed,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    stderr
+}
+
+/// The loss an epoch line reports after `label`.
+fn epoch_loss(stderr: &str, epoch: usize, label: &str) -> f64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with(&format!("train: epoch {epoch}/3:")))
+        .unwrap_or_else(|| panic!("no epoch {epoch} line in {stderr}"));
+    line.split(label)
+        .nth(1)
+        .unwrap()
+        .split([',', ' '])
+        .find(|s| !s.is_empty())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_short_run_writes_loadable_reproducible_networks() {
+    let dir = common::scratch_dir("train");
+    let data = dir.join("games.iwc");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "datagen",
+        "--out",
+        &data.display().to_string(),
+        "--games",
+        "6",
+        "--nodes",
+        "600",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+
+    let out = dir.join("net.nnue");
+    let stderr = train(&data, &out, "2", "4");
+    assert!(stderr.contains("held out"), "{stderr}");
+    assert!(
+        stderr.contains("the hand-written evaluation's validation loss"),
+        "{stderr}"
+    );
+    for epoch in 1..=3 {
+        let checkpoint = dir.join(format!("net.epoch{epoch}.nnue"));
+        Network::load(&checkpoint).unwrap_or_else(|e| panic!("{}: {e}", checkpoint.display()));
+        assert!(epoch_loss(&stderr, epoch, "validation loss ").is_finite());
+    }
+    assert!(
+        epoch_loss(&stderr, 3, "train loss ") < epoch_loss(&stderr, 1, "train loss "),
+        "{stderr}"
+    );
+    let net = Network::load(&out).unwrap();
+    assert_ne!(net, *Network::embedded());
+
+    // Same seed, one thread: the same bytes. Another seed: another network.
+    let again = dir.join("again.nnue");
+    train(&data, &again, "1", "4");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+    let other = dir.join("other.nnue");
+    train(&data, &other, "2", "5");
+    assert_ne!(std::fs::read(&out).unwrap(), std::fs::read(&other).unwrap());
+
+    // The engine searches with it.
+    let (code, stdout, stderr) = common::run_ironwood(&[
+        "--evaluation",
+        "nnue",
+        "--eval-file",
+        &out.display().to_string(),
+        "bench",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
+
+    // And plays its own games with it: the next round's data.
+    let next = dir.join("next.iwc");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--evaluation",
+        "nnue",
+        "--eval-file",
+        &out.display().to_string(),
+        "--threads",
+        "1",
+        "datagen",
+        "--out",
+        &next.display().to_string(),
+        "--games",
+        "2",
+        "--nodes",
+        "600",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let games = ironwood::corpus::format::read_shard(&next).unwrap().games;
+    assert!(!games.is_empty());
+    let first = ironwood::corpus::format::read_shard(&data).unwrap().games;
+    assert_ne!(
+        games[0].scored[..3],
+        first[0].scored[..3],
+        "the new network played the first games"
+    );
+
+    // Usage mistakes are refused before any work.
+    let (code, _, stderr) = common::run_ironwood(&["train", "--data", &data.display().to_string()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("train needs --out FILE"), "{stderr}");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "train",
+        "--data",
+        &out.display().to_string(),
+        "--out",
+        &dir.join("x.nnue").display().to_string(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not an Ironwood corpus shard"), "{stderr}");
+}
