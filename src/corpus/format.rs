@@ -729,11 +729,18 @@ pub fn read_shard_bytes(path: &Path, bytes: &[u8]) -> Result<Shard, CorpusError>
     Ok(Shard { metadata, games })
 }
 
-/// Appends blocks of whole games to a new shard file.
+/// Games are gathered into blocks of about this many bytes (one checksum each) by
+/// `ShardWriter::push_game`.
+pub const PACKED_BLOCK_BYTES: usize = 1 << 20;
+
+/// Appends blocks of whole games to a new shard file: one block per `write_block`, or games
+/// gathered by `push_game` into blocks of `PACKED_BLOCK_BYTES` until `finish`.
 pub struct ShardWriter {
     file: std::fs::File,
     path: PathBuf,
     bytes: u64,
+    pending: Vec<u8>,
+    pending_games: u32,
 }
 
 impl ShardWriter {
@@ -752,6 +759,8 @@ impl ShardWriter {
             file,
             path: path.into(),
             bytes: header.len() as u64,
+            pending: Vec::new(),
+            pending_games: 0,
         })
     }
 
@@ -767,16 +776,44 @@ impl ShardWriter {
         Ok(())
     }
 
-    /// Bytes written so far, header included.
+    /// The file's size once the gathered games are written.
     pub fn len(&self) -> u64 {
-        self.bytes
+        let pending = if self.pending_games > 0 {
+            BLOCK_HEADER_SIZE + self.pending.len()
+        } else {
+            0
+        };
+        self.bytes + pending as u64
     }
 
     pub fn is_empty(&self) -> bool {
         self.bytes == 0
     }
 
-    pub fn sync(&self) -> Result<(), CorpusError> {
+    /// Adds one encoded game to the block being gathered, writing the block once it is full.
+    pub fn push_game(&mut self, encoded: &[u8]) -> Result<(), CorpusError> {
+        self.pending.extend_from_slice(encoded);
+        self.pending_games += 1;
+        if self.pending.len() >= PACKED_BLOCK_BYTES {
+            self.flush_pending()?;
+        }
+        Ok(())
+    }
+
+    fn flush_pending(&mut self) -> Result<(), CorpusError> {
+        if self.pending_games > 0 {
+            let payload = std::mem::take(&mut self.pending);
+            self.write_block(self.pending_games, &payload)?;
+            self.pending = payload;
+            self.pending.clear();
+            self.pending_games = 0;
+        }
+        Ok(())
+    }
+
+    /// Writes the gathered games and syncs the file to disk.
+    pub fn finish(mut self) -> Result<(), CorpusError> {
+        self.flush_pending()?;
         self.file
             .sync_all()
             .map_err(|e| CorpusError::Io(self.path.clone(), e))

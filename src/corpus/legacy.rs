@@ -262,28 +262,16 @@ pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<u64, String> {
     metadata.set("date", super::utc_date_now());
     let mut writer = ShardWriter::create(out, &metadata).map_err(|e| e.to_string())?;
     let mut count = 0u64;
-    let mut payload = Vec::new();
-    let mut in_block = 0u32;
+    let mut encoded = Vec::new();
     for input in inputs {
         for record in read_file(input).map_err(|e| e.to_string())? {
-            encode_game(&record.into_game(), &mut payload);
-            in_block += 1;
+            encoded.clear();
+            encode_game(&record.into_game(), &mut encoded);
+            writer.push_game(&encoded).map_err(|e| e.to_string())?;
             count += 1;
-            if payload.len() >= 1 << 20 {
-                writer
-                    .write_block(in_block, &payload)
-                    .map_err(|e| e.to_string())?;
-                payload.clear();
-                in_block = 0;
-            }
         }
     }
-    if in_block > 0 {
-        writer
-            .write_block(in_block, &payload)
-            .map_err(|e| e.to_string())?;
-    }
-    writer.sync().map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
     Ok(count)
 }
 

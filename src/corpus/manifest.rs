@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 pub const MANIFEST: &str = "MANIFEST";
 /// A shard is closed before it grows past this.
 pub const MAX_SHARD_BYTES: u64 = 32 << 20;
-/// Games are packed into blocks of about this many bytes (one checksum each).
-const BLOCK_BYTES: usize = 1 << 20;
 const COLUMNS: [&str; 10] = [
     "file",
     "games",
@@ -246,36 +244,20 @@ fn field(metadata: &Metadata, key: &str) -> String {
 /// Writes the longest prefix of `games` that fits one shard; returns how many it took.
 fn write_shard(path: &Path, metadata: &Metadata, games: &[GameRecord]) -> Result<usize, String> {
     let mut writer = ShardWriter::create(path, metadata).map_err(|e| e.to_string())?;
-    let mut payload = Vec::with_capacity(BLOCK_BYTES + 4096);
-    let mut in_block = 0u32;
-    let mut game_bytes = Vec::new();
+    let mut encoded = Vec::new();
     let mut taken = 0;
     for game in games {
-        game_bytes.clear();
-        encode_game(game, &mut game_bytes);
-        let after = writer.len()
-            + (BLOCK_HEADER_SIZE + payload.len() + game_bytes.len()) as u64
-            + BLOCK_HEADER_SIZE as u64;
+        encoded.clear();
+        encode_game(game, &mut encoded);
+        // Room for this game and, should it open a new block, that block's header.
+        let after = writer.len() + (encoded.len() + 2 * BLOCK_HEADER_SIZE) as u64;
         if after > MAX_SHARD_BYTES && taken > 0 {
             break;
         }
-        payload.extend_from_slice(&game_bytes);
-        in_block += 1;
+        writer.push_game(&encoded).map_err(|e| e.to_string())?;
         taken += 1;
-        if payload.len() >= BLOCK_BYTES {
-            writer
-                .write_block(in_block, &payload)
-                .map_err(|e| e.to_string())?;
-            payload.clear();
-            in_block = 0;
-        }
     }
-    if in_block > 0 {
-        writer
-            .write_block(in_block, &payload)
-            .map_err(|e| e.to_string())?;
-    }
-    writer.sync().map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
     Ok(taken)
 }
 
