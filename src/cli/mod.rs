@@ -9,6 +9,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::corpus::filter::Filter;
+pub use crate::engine::options::DEFAULT_HASH_MB;
 use crate::engine::options::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
 use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
 use crate::logging::{
@@ -20,7 +21,6 @@ use flags::{
     positive, split_option,
 };
 
-pub const DEFAULT_HASH_MB: usize = 64;
 pub const DEFAULT_EPD_MS: u64 = 1000;
 /// Perft and bench depths above this are refused (perft 64 would never finish anyway).
 const MAX_CLI_DEPTH: u32 = 64;

@@ -295,6 +295,22 @@ macro_rules! switch {
     };
 }
 
+/// A log limit in whole megabytes (XBoard only: UCI GUIs keep their own logs).
+macro_rules! log_mb {
+    ($name:expr, $field:ident) => {
+        option(
+            $name,
+            OptionKind::Spin {
+                range: |_| (1, MAX_LOG_MB as i64),
+                get: |o| whole_mb(o.log_limits.$field) as i64,
+                set: |o, v| o.log_limits.$field = v as u64 * MB,
+            },
+            ShownTo::Xboard,
+            OptionEffect::LogLimits,
+        )
+    };
+}
+
 /// The value `choices` names for `current`.
 fn choice_name<T: Copy + PartialEq>(choices: &[(&'static str, T)], current: T) -> &'static str {
     choices
@@ -357,26 +373,8 @@ pub(crate) const OPTIONS: [EngineOption; 37] = [
         ShownTo::Both,
         OptionEffect::ClearHash,
     ),
-    option(
-        "Log Max MB",
-        OptionKind::Spin {
-            range: |_| (1, MAX_LOG_MB as i64),
-            get: |o| whole_mb(o.log_limits.file_bytes) as i64,
-            set: |o, v| o.log_limits.file_bytes = v as u64 * MB,
-        },
-        ShownTo::Xboard,
-        OptionEffect::LogLimits,
-    ),
-    option(
-        "Log Keep MB",
-        OptionKind::Spin {
-            range: |_| (1, MAX_LOG_MB as i64),
-            get: |o| whole_mb(o.log_limits.keep_bytes) as i64,
-            set: |o, v| o.log_limits.keep_bytes = v as u64 * MB,
-        },
-        ShownTo::Xboard,
-        OptionEffect::LogLimits,
-    ),
+    log_mb!("Log Max MB", file_bytes),
+    log_mb!("Log Keep MB", keep_bytes),
     // XBoard shows its "fewer / more" control in the analysis window for this name.
     spin!(
         "MultiPV",
