@@ -152,9 +152,10 @@ impl EngineOptions {
 }
 
 /// The internal iterative deepening flavours by option value.
-pub(crate) const IID_CHOICES: [(&str, IidMode); 3] = [
+pub(crate) const IID_CHOICES: [(&str, IidMode); 4] = [
     ("Classic", IidMode::Classic),
     ("SelfDeepening", IidMode::SelfDeepening),
+    ("Reduction", IidMode::Reduction),
     ("Off", IidMode::Off),
 ];
 
@@ -326,11 +327,16 @@ fn choice_value<T: Copy>(choices: &[(&'static str, T)], name: &str) -> T {
         .map_or(choices[0].1, |(_, value)| *value)
 }
 
-const IID_NAMES: [&str; 3] = [IID_CHOICES[0].0, IID_CHOICES[1].0, IID_CHOICES[2].0];
+const IID_NAMES: [&str; 4] = [
+    IID_CHOICES[0].0,
+    IID_CHOICES[1].0,
+    IID_CHOICES[2].0,
+    IID_CHOICES[3].0,
+];
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 37] = [
+pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -432,6 +438,8 @@ pub(crate) const OPTIONS: [EngineOption; 37] = [
     switch!("Histories", histories),
     switch!("History Pruning", history_pruning),
     switch!("Singular Extensions", singular_extensions),
+    switch!("Double Extensions", double_extensions),
+    switch!("Razoring", razoring),
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),

@@ -32,6 +32,15 @@ const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
 const CURRENT_MOVE_REPORT_AFTER: Duration = Duration::from_secs(1);
 /// Singular extensions start at this depth.
 const SINGULAR_MIN_DEPTH: i32 = 7;
+/// A singular move whose alternatives fail this far below the singular bound is extended
+/// by two plies (`double_extensions`), at most `DOUBLE_EXTENSION_CAP` times on one line so
+/// the search cannot grow without end.
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+const DOUBLE_EXTENSION_CAP: u8 = 6;
+/// Razoring: at depth `d` up to `RAZOR_MAX_DEPTH`, a static eval this far below alpha times
+/// `d` asks quiescence whether anything can lift the node to alpha.
+const RAZOR_MAX_DEPTH: i32 = 3;
+const RAZOR_MARGIN: i32 = 250;
 /// History pruning: a quiet move whose continuation histories sum below minus this times the
 /// depth is not searched near the leaves.
 const HISTORY_PRUNING_MARGIN: i32 = 1500;

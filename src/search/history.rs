@@ -1,6 +1,7 @@
 //! The history tables a search thread learns from its cutoffs, each a small type over one flat
 //! array of `i16`: butterfly (side, from, to), continuation ((piece, to) of a move one or two
 //! plies back, then this move's piece and target) and capture (piece, target, captured kind).
+//! The eval's correction tables are in `correction.rs`.
 
 use crate::board::{Color, Move, MoveKind, Piece, PieceKind, Position};
 
@@ -33,7 +34,7 @@ impl PieceTo {
     }
 
     #[inline]
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         usize::from(self.0)
     }
 }
@@ -123,50 +124,6 @@ impl CaptureHistory {
     }
 }
 
-/// Correction entries are kept in 1/`CORRECTION_GRAIN` centipawns.
-const CORRECTION_GRAIN: i32 = 256;
-/// No correction moves the static eval by more than this many centipawns.
-const CORRECTION_MAX_CP: i32 = 128;
-const CORRECTION_SLOTS: usize = 1 << 14;
-
-/// By side to move and pawn structure: how far search results have stood from the static
-/// evaluation (a running average weighted by depth), to correct the evaluation that pruning
-/// decisions read.
-pub struct CorrectionHistory(Vec<i32>);
-
-impl Default for CorrectionHistory {
-    fn default() -> Self {
-        CorrectionHistory(vec![0; 2 * CORRECTION_SLOTS])
-    }
-}
-
-impl CorrectionHistory {
-    #[inline]
-    fn index(pos: &Position) -> usize {
-        let white = pos.pieces(Color::White, PieceKind::Pawn).0;
-        let black = pos.pieces(Color::Black, PieceKind::Pawn).0;
-        let mixed = (white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29))
-        .wrapping_mul(0x94D0_49BB_1331_11EB);
-        pos.side_to_move().index() * CORRECTION_SLOTS + (mixed >> 50) as usize
-    }
-
-    /// Centipawns to add to the static evaluation of `pos`.
-    #[inline]
-    pub fn correction(&self, pos: &Position) -> i32 {
-        self.0[Self::index(pos)] / CORRECTION_GRAIN
-    }
-
-    /// A search of `pos` to `depth` scored `error` centipawns above its static evaluation.
-    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
-        let weight = (depth + 1).clamp(1, 16);
-        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
-        let target = error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
-        let entry = &mut self.0[Self::index(pos)];
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,34 +162,6 @@ mod tests {
         let before = i32::from(entry);
         apply_gravity(&mut entry, -stat_bonus(4));
         assert!(i32::from(entry) < before - stat_bonus(4));
-    }
-
-    #[test]
-    fn corrections_follow_the_errors_of_one_pawn_structure_within_their_cap() {
-        let mut table = CorrectionHistory::default();
-        let pos = Position::startpos();
-        let other = Position::from_fen("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1").unwrap();
-        assert_eq!(table.correction(&pos), 0);
-        for _ in 0..200 {
-            table.update(&pos, 10, 60);
-        }
-        assert!(
-            (55..=60).contains(&table.correction(&pos)),
-            "{}",
-            table.correction(&pos)
-        );
-        assert_eq!(table.correction(&other), 0);
-        // The other side to move with the same pawns has its own entry.
-        assert_eq!(table.correction(&pos.make_null_move()), 0);
-        for _ in 0..500 {
-            table.update(&pos, 20, -10_000);
-        }
-        // Huge errors count as the cap; the average approaches it and never passes it.
-        let capped = table.correction(&pos);
-        assert!(
-            (-CORRECTION_MAX_CP..=-CORRECTION_MAX_CP + 4).contains(&capped),
-            "{capped}"
-        );
     }
 
     #[test]

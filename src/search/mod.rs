@@ -3,6 +3,7 @@
 //! `SearchObserver` and never prints; `worker` runs it on its own thread for the session.
 
 pub mod alphabeta;
+mod correction;
 mod history;
 pub mod ordering;
 mod picker;
@@ -24,7 +25,8 @@ pub use tt::TranspositionTable;
 use alphabeta::ThreadSearch;
 use ordering::OrderingTables;
 
-/// Internal iterative deepening flavour in nodes without a hash move. Both follow H.G.
+/// Internal iterative deepening flavour in nodes without a hash move. Classic and
+/// self-deepening follow H.G.
 /// Muller's micro-Max articles: "Search: Iterative Deepening"
 /// (https://home.hccnet.nl/h.g.muller/deepen.html) and "Micro-Max 4: Self Deepening"
 /// (https://home.hccnet.nl/h.g.muller/self.html).
@@ -36,6 +38,10 @@ pub enum IidMode {
     /// Self-deepening IID (micro-Max 4.5): iterate the node's depth; a move that fails high
     /// at a shallow iteration deepens itself to full depth at once.
     SelfDeepening,
+    /// Internal iterative reduction: no search first; a node with no move to try first is
+    /// searched a ply shallower, since its ordering is poor and a later visit will have the
+    /// table's move (the reduction of modern engines, kept as a fourth choice).
+    Reduction,
 }
 
 /// How the alpha-beta and quiescence nodes below the root are run. Both drivers run the same
@@ -67,7 +73,12 @@ pub struct SearchFeatures {
     pub history_pruning: bool,
     /// Singular extensions of the TT move, with multi-cut and the negative extension.
     pub singular_extensions: bool,
-    /// Correct the static eval by what searches of the same pawn structure found.
+    /// A singular move far below the singular bound gets two plies (capped per line).
+    pub double_extensions: bool,
+    /// Near the leaves, a node far below alpha asks quiescence and fails low if it agrees.
+    pub razoring: bool,
+    /// Correct the static eval by what searches found of the same pawn structure, the same
+    /// non-pawn pieces of each side and the same last two moves.
     pub correction_history: bool,
     pub probcut: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
@@ -105,6 +116,8 @@ impl Default for SearchFeatures {
             // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
             correction_history: false,
+            double_extensions: false,
+            razoring: false,
             research_depth: false,
             adaptive_time: true,
             iid: IidMode::Classic,

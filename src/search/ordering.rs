@@ -6,9 +6,8 @@ use crate::board::attacks::{bishop_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
 
-use super::history::{
-    ButterflyHistory, CaptureHistory, ContinuationHistory, CorrectionHistory, PieceTo, stat_bonus,
-};
+use super::correction::Corrections;
+use super::history::{ButterflyHistory, CaptureHistory, ContinuationHistory, PieceTo, stat_bonus};
 
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -28,7 +27,7 @@ pub struct OrderingTables {
     counter: Vec<Move>,
     /// Static-eval corrections learnt from search results (not an ordering table, but kept
     /// and cleared with them).
-    pub correction: CorrectionHistory,
+    pub correction: Corrections,
 }
 
 impl Default for OrderingTables {
@@ -45,7 +44,7 @@ impl OrderingTables {
             continuation: ContinuationHistory::default(),
             capture: CaptureHistory::default(),
             counter: vec![Move::NULL; 64 * 64],
-            correction: CorrectionHistory::default(),
+            correction: Corrections::default(),
         }
     }
 

@@ -60,6 +60,9 @@ pub struct Frame {
     pub killers: [Move; 2],
     /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
     pub excluded_move: Move,
+    /// Double extensions on the path from the root through `current_move` (before the node
+    /// chooses a move: to the node), which caps them per line.
+    pub double_extensions: u8,
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
@@ -84,6 +87,7 @@ impl Default for Frame {
             moved_piece: None,
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
+            double_extensions: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
             captures_tried: [Move::NULL; CAPTURES_REMEMBERED],

@@ -160,12 +160,14 @@ mod tests {
                 "Histories -check 1",
                 "History Pruning -check 0",
                 "Singular Extensions -check 1",
+                "Double Extensions -check 0",
+                "Razoring -check 0",
                 "Correction History -check 0",
                 "ProbCut -check 1",
                 "TT Eval -check 1",
                 "Re-search Depth -check 0",
                 "Adaptive Time -check 1",
-                "IID -combo *Classic /// SelfDeepening /// Off",
+                "IID -combo *Classic /// SelfDeepening /// Reduction /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
                 "Evaluation -combo Classical /// *NNUE",
                 "EvalFile -file <embedded>",
@@ -177,7 +179,10 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
-        assert_eq!(changed[27], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(
+            changed[29],
+            "IID -combo Classic /// SelfDeepening /// Reduction /// *Off"
+        );
     }
 
     #[test]
@@ -281,12 +286,12 @@ mod tests {
             (
                 "IID",
                 Some("Sometimes"),
-                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=Sometimes",
+                "Error (invalid option value, one of Classic, SelfDeepening, Reduction, Off): IID=Sometimes",
             ),
             (
                 "IID",
                 Some("classic"),
-                "Error (invalid option value, one of Classic, SelfDeepening, Off): IID=classic",
+                "Error (invalid option value, one of Classic, SelfDeepening, Reduction, Off): IID=classic",
             ),
         ];
         for (name, value, reply) in cases {

@@ -4,6 +4,7 @@
 //! driver may recurse or loop.
 
 use crate::board::{Move, PieceKind, Position, is_playable};
+use crate::search::correction::CorrectionKeys;
 use crate::search::history::PieceTo;
 use crate::search::ordering::{piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score};
@@ -11,7 +12,10 @@ use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{IidMode, SearchFeatures};
 
-use super::{HISTORY_PRUNING_MARGIN, LMR_HISTORY_DIVISOR, SINGULAR_MIN_DEPTH, ThreadSearch};
+use super::{
+    DOUBLE_EXTENSION_CAP, DOUBLE_EXTENSION_MARGIN, HISTORY_PRUNING_MARGIN, LMR_HISTORY_DIVISOR,
+    RAZOR_MARGIN, RAZOR_MAX_DEPTH, SINGULAR_MIN_DEPTH, ThreadSearch,
+};
 
 /// Why a node asks for a child search; the child itself is an alpha-beta node (quiescence
 /// at depth 0 or below) unless it is `Quiescence` or `ProbCutQuiescence`.
@@ -25,6 +29,8 @@ pub(super) enum ChildKind {
     Verification,
     /// Classic IID: the node itself, shallower, to find a move to try first.
     Iid,
+    /// Razoring: the node itself in quiescence, with a null window at alpha.
+    Razor,
     /// A move after the first: null window, perhaps reduced.
     ZeroWindow,
     /// A reduced move that beat alpha, again at full depth.
@@ -46,7 +52,7 @@ impl ChildKind {
     pub(super) fn same_position(self) -> bool {
         matches!(
             self,
-            ChildKind::Verification | ChildKind::Iid | ChildKind::Singular
+            ChildKind::Verification | ChildKind::Iid | ChildKind::Razor | ChildKind::Singular
         )
     }
 }
@@ -202,6 +208,10 @@ pub(super) struct Node {
     tt_hit: Option<TtHit>,
     /// What pruning reads: the static evaluation, or the table's score (step 4b).
     eval: i32,
+    /// The correction-history entries of the position (step 4), which step 15 updates.
+    correction_keys: CorrectionKeys,
+    /// Double extensions on the path from the root to this node.
+    double_extensions: u8,
     null_reduction: i32,
     null_score: i32,
     probcut_beta: i32,
@@ -236,6 +246,8 @@ impl Default for Node {
             excluding: false,
             tt_hit: None,
             eval: 0,
+            correction_keys: CorrectionKeys::default(),
+            double_extensions: 0,
             null_reduction: 0,
             null_score: 0,
             probcut_beta: 0,
@@ -298,6 +310,7 @@ impl ThreadSearch<'_> {
             ChildKind::NullMove => self.after_null_move(node, pos, -value),
             ChildKind::Verification => self.after_verification(node, pos, value),
             ChildKind::Iid => self.after_iid(node, pos),
+            ChildKind::Razor => self.after_razor(node, pos, value),
             ChildKind::ZeroWindow => self.after_zero_window(node, pos, -value),
             ChildKind::FullDepth => self.after_full_depth(node, pos, -value),
             ChildKind::PvsReSearch => self.after_move_window_searches(node, pos, -value),
@@ -380,7 +393,7 @@ impl ThreadSearch<'_> {
 
         // Step 4. Static evaluation, and whether it improved on two plies before.
         // The table keeps the raw evaluation; the one pruning reads is corrected by what
-        // searches of this pawn structure found.
+        // searches of this pawn structure, these pieces and these last moves found.
         let in_check = pos.in_check();
         let raw_eval = if in_check {
             -INFINITY
@@ -392,7 +405,8 @@ impl ThreadSearch<'_> {
         let static_eval = if in_check || !self.features.correction_history {
             raw_eval
         } else {
-            (raw_eval + self.tables.correction.correction(pos))
+            node.correction_keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
+            (raw_eval + self.tables.correction.correction(&node.correction_keys))
                 .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         };
         let improving =
@@ -418,6 +432,8 @@ impl ThreadSearch<'_> {
             tt_extension: 0,
         };
         self.stack[ply].facts = node.facts;
+        node.double_extensions = self.stack[ply - 1].double_extensions;
+        self.stack[ply].double_extensions = node.double_extensions;
 
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
@@ -433,7 +449,43 @@ impl ThreadSearch<'_> {
                 return Step::Value(eval);
             }
 
-            // Step 6. Null-move pruning: if passing still fails high, a real move will too.
+            // Step 5a. Razoring: so far below alpha near the leaves that only captures could
+            // help; quiescence says whether they do.
+            if self.features.razoring
+                && depth <= RAZOR_MAX_DEPTH
+                && !is_mate_score(node.alpha)
+                && eval + RAZOR_MARGIN * depth <= node.alpha
+            {
+                return node.ask(ChildSearch::new(
+                    ChildKind::Razor,
+                    0,
+                    ply,
+                    (node.alpha, node.alpha + 1),
+                    false,
+                ));
+            }
+        }
+        self.null_move_pruning(node, pos)
+    }
+
+    /// Step 5b. Quiescence could not lift the node to alpha either: it fails low.
+    fn after_razor(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
+        if self.stopped {
+            return Step::Value(0);
+        }
+        if score <= node.alpha {
+            return Step::Value(score);
+        }
+        self.null_move_pruning(node, pos)
+    }
+
+    /// Step 6. Null-move pruning: if passing still fails high, a real move will too.
+    fn null_move_pruning(&mut self, node: &mut Node, pos: &Position) -> Step {
+        let (depth, beta, ply) = (node.depth, node.beta, node.ply);
+        let (eval, cut_node) = (node.eval, node.facts.cut_node);
+        let verifying =
+            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
+        if !node.facts.pv_node && !node.facts.in_check && !node.excluding {
             let side = pos.side_to_move();
             if self.features.null_move
                 && depth >= 3
@@ -584,7 +636,8 @@ impl ThreadSearch<'_> {
     }
 
     /// Step 7. Internal iterative deepening when there is no move to try first: a shallower
-    /// search of this position (classic), or passes of its own move loop (self-deepening).
+    /// search of this position (classic), passes of its own move loop (self-deepening), or
+    /// none and a ply less for the node (reduction).
     fn internal_iterative_deepening(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
         if node.facts.tt_move.is_null() && depth >= 4 && !node.excluding {
@@ -608,6 +661,7 @@ impl ThreadSearch<'_> {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
                     return self.next_deepening_pass(node, pos);
                 }
+                IidMode::Reduction => node.depth -= 1,
             }
         }
         self.singular_extension(node, pos)
@@ -684,7 +738,8 @@ impl ThreadSearch<'_> {
         self.full_depth_moves(node, pos)
     }
 
-    /// Step 7e. The singular search's verdict on the TT move.
+    /// Step 7e. The singular search's verdict on the TT move; far below the bound, outside
+    /// PV nodes and within the line's cap, two plies more.
     fn after_singular(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         self.stack[node.ply].excluded_move = Move::NULL;
         if self.stopped {
@@ -692,7 +747,11 @@ impl ThreadSearch<'_> {
         }
         let singular_beta = node.singular_beta;
         if score < singular_beta {
-            node.facts.tt_extension = 1;
+            let double = self.features.double_extensions
+                && !node.facts.pv_node
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && node.double_extensions < DOUBLE_EXTENSION_CAP;
+            node.facts.tt_extension = if double { 2 } else { 1 };
         } else if singular_beta >= node.beta {
             return Step::Value(singular_beta);
         } else if node.tt_hit.is_some_and(|hit| hit.score >= node.beta) {
@@ -848,6 +907,7 @@ impl ThreadSearch<'_> {
             node.move_alpha = a;
             node.extension = extension;
             node.new_depth = new_depth;
+            self.stack[ply].double_extensions = node.double_extensions + u8::from(extension >= 2);
             node.reduction = reduction;
             let search = if pass.searched == 0 {
                 ChildSearch::new(
@@ -1049,7 +1109,7 @@ impl ThreadSearch<'_> {
             {
                 self.tables
                     .correction
-                    .update(pos, pass.depth, best - raw_eval);
+                    .update(&node.correction_keys, pass.depth, best - raw_eval);
             }
         }
         self.pass_done(node, pos)
@@ -1110,6 +1170,13 @@ impl ThreadSearch<'_> {
                 |h| h.static_eval,
             );
             node.facts.raw_eval = static_eval;
+            let static_eval = if self.features.correction_history {
+                let keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
+                (static_eval + self.tables.correction.correction(&keys))
+                    .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            } else {
+                static_eval
+            };
             let stand_pat = match tt_hit {
                 Some(hit) if self.features.tt_eval => refined_eval(static_eval, hit),
                 _ => static_eval,

@@ -118,6 +118,8 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         histories: true,
         history_pruning: true,
         singular_extensions: true,
+        double_extensions: true,
+        razoring: true,
         correction_history: true,
         probcut: true,
         tt_eval: true,
@@ -138,6 +140,13 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
             "self-deepening IID",
             SearchFeatures {
                 iid: IidMode::SelfDeepening,
+                ..SearchFeatures::default()
+            },
+        ),
+        (
+            "internal iterative reduction",
+            SearchFeatures {
+                iid: IidMode::Reduction,
                 ..SearchFeatures::default()
             },
         ),
@@ -175,6 +184,8 @@ fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
         histories: true,
         history_pruning: true,
         singular_extensions: true,
+        double_extensions: true,
+        razoring: true,
         correction_history: true,
         probcut: true,
         tt_eval: true,
@@ -241,7 +252,7 @@ fn the_iterative_driver_finds_the_mates_with_their_exact_scores() {
             continue;
         }
         let pos = Position::from_fen(&fen).unwrap();
-        for iid in [IidMode::Classic, IidMode::SelfDeepening] {
+        for iid in [IidMode::Classic, IidMode::SelfDeepening, IidMode::Reduction] {
             let features = SearchFeatures {
                 iid,
                 ..SearchFeatures::default()

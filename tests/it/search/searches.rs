@@ -41,7 +41,7 @@ fn search_depth(fen: &str, depth: u32, iid: IidMode) -> ironwood::search::Search
 fn mates_in_one_to_four_have_the_exact_score_and_a_mating_move() {
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 4).collect();
     assert!(cases.len() >= 20);
-    for iid in [IidMode::Classic, IidMode::SelfDeepening] {
+    for iid in [IidMode::Classic, IidMode::SelfDeepening, IidMode::Reduction] {
         for case in &cases {
             // Zugzwang problems (mates.08) hide behind null-move and futility pruning until
             // the verification search reaches them; a proven mate stops deepening at once.
