@@ -330,7 +330,7 @@ const IID_NAMES: [&str; 3] = [IID_CHOICES[0].0, IID_CHOICES[1].0, IID_CHOICES[2]
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 37] = [
+pub(crate) const OPTIONS: [EngineOption; 36] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -425,7 +425,6 @@ pub(crate) const OPTIONS: [EngineOption; 37] = [
     switch!("Reverse Futility", reverse_futility),
     switch!("Futility", futility),
     switch!("Late Move Pruning", late_move_pruning),
-    switch!("Check Extension", check_extension),
     switch!("Recapture Extension", recapture_extension),
     switch!("Aspiration Windows", aspiration),
     switch!("SEE Pruning", see_pruning),

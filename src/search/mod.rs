@@ -56,7 +56,6 @@ pub struct SearchFeatures {
     pub reverse_futility: bool,
     pub futility: bool,
     pub late_move_pruning: bool,
-    pub check_extension: bool,
     pub recapture_extension: bool,
     pub aspiration: bool,
     pub see_pruning: bool,
@@ -90,8 +89,6 @@ impl Default for SearchFeatures {
             reverse_futility: true,
             futility: true,
             late_move_pruning: true,
-            // Off: self-play showed no gain (docs/search.md); on once a match shows one.
-            check_extension: false,
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,

@@ -153,7 +153,6 @@ mod tests {
                 "Reverse Futility -check 1",
                 "Futility -check 1",
                 "Late Move Pruning -check 1",
-                "Check Extension -check 0",
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
@@ -177,7 +176,7 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
-        assert_eq!(changed[27], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[26], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]

@@ -796,12 +796,8 @@ impl ThreadSearch<'_> {
                 }
             }
 
-            // Step 11. Extensions: checks, and recaptures on the square just captured on
-            // (micro-Max's recapture extension), the latter in PV nodes only.
-            let check_extension = gives_check
-                && self.features.check_extension
-                && ply < 2 * self.root_depth as usize
-                && see_at_least(pos, m, 0);
+            // Step 11. Extensions: recaptures on the square just captured on (micro-Max's
+            // recapture extension), in PV nodes only.
             let recapture_extension = self.features.recapture_extension
                 && pv_node
                 && m.is_capture()
@@ -810,7 +806,7 @@ impl ThreadSearch<'_> {
             let extension = if m == facts.tt_move && facts.tt_extension != 0 {
                 facts.tt_extension
             } else {
-                i32::from(check_extension || recapture_extension)
+                i32::from(recapture_extension)
             };
             let new_depth = depth - 1 + extension;
 

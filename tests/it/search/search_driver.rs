@@ -122,7 +122,6 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         probcut: true,
         tt_eval: true,
         research_depth: true,
-        check_extension: true,
         ..SearchFeatures::default()
     };
     let settings = [

@@ -222,7 +222,7 @@ fn two_threads_find_the_same_mates() {
 #[test]
 fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
-    let toggles: [Toggle; 8] = [
+    let toggles: [Toggle; 7] = [
         ("histories", |f| f.histories = true),
         ("histories and history pruning", |f| {
             f.histories = true;
@@ -230,7 +230,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
         }),
         ("singular extensions", |f| f.singular_extensions = true),
         ("correction history", |f| f.correction_history = true),
-        ("safe check extension", |f| f.check_extension = true),
         ("table score as eval", |f| f.tt_eval = true),
         ("re-search depth", |f| f.research_depth = true),
         ("all but ProbCut", |f| {
@@ -238,7 +237,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             f.history_pruning = true;
             f.singular_extensions = true;
             f.correction_history = true;
-            f.check_extension = true;
             f.tt_eval = true;
             f.research_depth = true;
         }),
@@ -254,7 +252,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             features.history_pruning = false;
             features.singular_extensions = false;
             features.correction_history = false;
-            features.check_extension = false;
             features.probcut = false;
             features.tt_eval = false;
             features.research_depth = false;
