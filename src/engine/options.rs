@@ -330,7 +330,7 @@ const IID_NAMES: [&str; 3] = [IID_CHOICES[0].0, IID_CHOICES[1].0, IID_CHOICES[2]
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 36] = [
+pub(crate) const OPTIONS: [EngineOption; 35] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -434,7 +434,6 @@ pub(crate) const OPTIONS: [EngineOption; 36] = [
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),
-    switch!("Re-search Depth", research_depth),
     switch!("Adaptive Time", adaptive_time),
     option(
         "IID",

@@ -71,9 +71,6 @@ pub struct SearchFeatures {
     pub probcut: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
     pub tt_eval: bool,
-    /// After a reduced move beats alpha, its re-searches go a ply deeper or shallower by
-    /// how far it beat the best score so far.
-    pub research_depth: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -102,7 +99,6 @@ impl Default for SearchFeatures {
             // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
             correction_history: false,
-            research_depth: false,
             adaptive_time: true,
             iid: IidMode::Classic,
             // The network: it passed its SPRT against the hand-written evaluation

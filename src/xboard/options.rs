@@ -162,7 +162,6 @@ mod tests {
                 "Correction History -check 0",
                 "ProbCut -check 1",
                 "TT Eval -check 1",
-                "Re-search Depth -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
@@ -176,7 +175,7 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
-        assert_eq!(changed[26], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[25], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]

@@ -121,7 +121,6 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
-        research_depth: true,
         ..SearchFeatures::default()
     };
     let settings = [
@@ -177,7 +176,6 @@ fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
-        research_depth: true,
         ..SearchFeatures::default()
     };
     let fens = &BENCH_POSITIONS[..4];

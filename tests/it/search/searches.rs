@@ -222,7 +222,7 @@ fn two_threads_find_the_same_mates() {
 #[test]
 fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
-    let toggles: [Toggle; 7] = [
+    let toggles: [Toggle; 6] = [
         ("histories", |f| f.histories = true),
         ("histories and history pruning", |f| {
             f.histories = true;
@@ -231,14 +231,12 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
         ("singular extensions", |f| f.singular_extensions = true),
         ("correction history", |f| f.correction_history = true),
         ("table score as eval", |f| f.tt_eval = true),
-        ("re-search depth", |f| f.research_depth = true),
         ("all but ProbCut", |f| {
             f.histories = true;
             f.history_pruning = true;
             f.singular_extensions = true;
             f.correction_history = true;
             f.tt_eval = true;
-            f.research_depth = true;
         }),
     ];
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
@@ -254,7 +252,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             features.correction_history = false;
             features.probcut = false;
             features.tt_eval = false;
-            features.research_depth = false;
             toggle(&mut searcher.features);
             let limits = SearchLimits {
                 depth: Some(mate_search_depth(case.moves)),
