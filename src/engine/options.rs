@@ -330,7 +330,7 @@ const IID_NAMES: [&str; 3] = [IID_CHOICES[0].0, IID_CHOICES[1].0, IID_CHOICES[2]
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 35] = [
+pub(crate) const OPTIONS: [EngineOption; 34] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -428,7 +428,6 @@ pub(crate) const OPTIONS: [EngineOption; 35] = [
     switch!("Recapture Extension", recapture_extension),
     switch!("Aspiration Windows", aspiration),
     switch!("SEE Pruning", see_pruning),
-    switch!("Histories", histories),
     switch!("History Pruning", history_pruning),
     switch!("Singular Extensions", singular_extensions),
     switch!("Correction History", correction_history),

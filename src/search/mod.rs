@@ -59,9 +59,6 @@ pub struct SearchFeatures {
     pub recapture_extension: bool,
     pub aspiration: bool,
     pub see_pruning: bool,
-    /// Continuation and capture histories, depth-scaled bonus and malus, history in LMR;
-    /// off: one butterfly table learning by depth squared.
-    pub histories: bool,
     /// Skip late quiet moves with poor continuation history near the leaves.
     pub history_pruning: bool,
     /// Singular extensions of the TT move, with multi-cut and the negative extension.
@@ -89,9 +86,8 @@ impl Default for SearchFeatures {
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
-            // On: each of these four passed an SPRT against the build without it, in this
-            // order, each on top of the ones before (docs/search.md).
-            histories: true,
+            // On: each of these three passed an SPRT against the build without it, in this
+            // order, each on top of the ones before and of the histories (docs/search.md).
             singular_extensions: true,
             probcut: true,
             tt_eval: true,
@@ -350,7 +346,7 @@ impl SearchControl {
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
-    /// One per thread; kept from move to move (with `histories` on) until the game ends.
+    /// One per thread; kept from move to move until the game ends.
     tables: Vec<OrderingTables>,
     pub features: SearchFeatures,
 }
@@ -425,17 +421,8 @@ impl Searcher {
             };
         }
 
-        // Without `histories` every search starts from empty tables, as it always used to.
-        if !self.features.histories {
-            self.tables.clear();
-        }
-        let histories = self.features.histories;
-        self.tables
-            .resize_with(self.threads, || OrderingTables::new(histories));
+        self.tables.resize_with(self.threads, OrderingTables::new);
         self.tables.truncate(self.threads);
-        for tables in &mut self.tables {
-            tables.set_histories(histories);
-        }
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
         let helpers = self.threads - 1;
         let helper_stop = Arc::new(AtomicBool::new(false));

@@ -156,7 +156,6 @@ mod tests {
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
-                "Histories -check 1",
                 "History Pruning -check 0",
                 "Singular Extensions -check 1",
                 "Correction History -check 0",
@@ -175,7 +174,7 @@ mod tests {
         let changed = features(&options);
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
-        assert_eq!(changed[25], "IID -combo Classic /// SelfDeepening /// *Off");
+        assert_eq!(changed[24], "IID -combo Classic /// SelfDeepening /// *Off");
     }
 
     #[test]

@@ -823,18 +823,11 @@ impl ThreadSearch<'_> {
                 reduction -= i32::from(pv_node);
                 reduction += i32::from(!facts.improving);
                 reduction += i32::from(facts.cut_node);
-                if self.features.histories {
-                    if self.stack[ply].is_killer(m) || m == pass.counter {
-                        reduction -= 1;
-                    }
-                    let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                    reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
-                } else {
-                    if self.stack[ply].is_killer(m) {
-                        reduction -= 1;
-                    }
-                    reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
+                if self.stack[ply].is_killer(m) || m == pass.counter {
+                    reduction -= 1;
                 }
+                let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+                reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
                 reduction = reduction.clamp(0, new_depth - 1);
             }
 

@@ -115,7 +115,6 @@ fn both_drivers_search_the_same_tree_on_perft_positions() {
 #[test]
 fn both_drivers_search_the_same_tree_with_the_other_settings() {
     let everything = SearchFeatures {
-        histories: true,
         history_pruning: true,
         singular_extensions: true,
         correction_history: true,
@@ -170,7 +169,6 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
 #[test]
 fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
     let everything = SearchFeatures {
-        histories: true,
         history_pruning: true,
         singular_extensions: true,
         correction_history: true,
