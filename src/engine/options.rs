@@ -336,7 +336,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 39] = [
+pub(crate) const OPTIONS: [EngineOption; 36] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -431,11 +431,9 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     switch!("Reverse Futility", reverse_futility),
     switch!("Futility", futility),
     switch!("Late Move Pruning", late_move_pruning),
-    switch!("Check Extension", check_extension),
     switch!("Recapture Extension", recapture_extension),
     switch!("Aspiration Windows", aspiration),
     switch!("SEE Pruning", see_pruning),
-    switch!("Histories", histories),
     switch!("History Pruning", history_pruning),
     switch!("Singular Extensions", singular_extensions),
     switch!("Double Extensions", double_extensions),
@@ -443,7 +441,6 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),
-    switch!("Re-search Depth", research_depth),
     switch!("Adaptive Time", adaptive_time),
     option(
         "IID",

@@ -12,7 +12,7 @@ mod node;
 use crate::board::{Move, MoveList, Position};
 
 use super::history::PieceTo;
-use super::ordering::{OrderingTables, score_moves, see_at_least};
+use super::ordering::{OrderingTables, score_moves};
 use super::score::{INFINITY, MAX_PLY, is_mate_score, mate_plies};
 use super::stack::SearchStack;
 use super::tt::TranspositionTable;
@@ -85,7 +85,6 @@ pub struct ThreadSearch<'a> {
     tables: &'a mut OrderingTables,
     stack: SearchStack,
     lmr: [[u8; 64]; 64],
-    root_depth: u32,
     /// Iterations in a row that ended with the same best move.
     best_move_stability: u32,
     /// Null-move verification: no null move for `null_verify_side` before this ply.
@@ -138,7 +137,6 @@ impl<'a> ThreadSearch<'a> {
             tables,
             stack: SearchStack::default(),
             lmr,
-            root_depth: 0,
             best_move_stability: 0,
             null_verify_ply: 0,
             null_verify_side: None,
@@ -264,10 +262,7 @@ impl<'a> ThreadSearch<'a> {
             }
             let before = self.nodes;
             let child = root.make_move(m);
-            let extension = i32::from(
-                self.features.check_extension && child.in_check() && see_at_least(&root, m, 0),
-            );
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let a = alpha.max(best);
             self.enter_move(&root, 0, m);
             let score = if i == 0 {
@@ -375,7 +370,6 @@ impl<'a> ThreadSearch<'a> {
         let mut line_moves = vec![Move::NULL; lines];
 
         'deepening: for depth in 1..=max_depth {
-            self.root_depth = depth;
             self.selective_depth = 0;
             control.depth.store(depth, Ordering::Relaxed);
             let previous_best = best_move;
@@ -699,7 +693,6 @@ impl<'a> ThreadSearch<'a> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let first = 1 + (self.id % 2) as u32;
         for depth in first..=max_depth {
-            self.root_depth = depth;
             self.search_root(
                 &mut moves,
                 depth as i32,

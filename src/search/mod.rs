@@ -62,13 +62,9 @@ pub struct SearchFeatures {
     pub reverse_futility: bool,
     pub futility: bool,
     pub late_move_pruning: bool,
-    pub check_extension: bool,
     pub recapture_extension: bool,
     pub aspiration: bool,
     pub see_pruning: bool,
-    /// Continuation and capture histories, depth-scaled bonus and malus, history in LMR;
-    /// off: one butterfly table learning by depth squared.
-    pub histories: bool,
     /// Skip late quiet moves with poor continuation history near the leaves.
     pub history_pruning: bool,
     /// Singular extensions of the TT move, with multi-cut and the negative extension.
@@ -83,9 +79,6 @@ pub struct SearchFeatures {
     pub probcut: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
     pub tt_eval: bool,
-    /// After a reduced move beats alpha, its re-searches go a ply deeper or shallower by
-    /// how far it beat the best score so far.
-    pub research_depth: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -101,14 +94,11 @@ impl Default for SearchFeatures {
             reverse_futility: true,
             futility: true,
             late_move_pruning: true,
-            // Off: self-play showed no gain (docs/search.md); on once a match shows one.
-            check_extension: false,
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
-            // On: each of these four passed an SPRT against the build without it, in this
-            // order, each on top of the ones before (docs/search.md).
-            histories: true,
+            // On: each of these three passed an SPRT against the build without it, in this
+            // order, each on top of the ones before and of the histories (docs/search.md).
             singular_extensions: true,
             probcut: true,
             tt_eval: true,
@@ -118,7 +108,6 @@ impl Default for SearchFeatures {
             correction_history: false,
             double_extensions: false,
             razoring: false,
-            research_depth: false,
             adaptive_time: true,
             iid: IidMode::Classic,
             // The network: it passed its SPRT against the hand-written evaluation
@@ -370,7 +359,7 @@ impl SearchControl {
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
-    /// One per thread; kept from move to move (with `histories` on) until the game ends.
+    /// One per thread; kept from move to move until the game ends.
     tables: Vec<OrderingTables>,
     pub features: SearchFeatures,
 }
@@ -445,17 +434,8 @@ impl Searcher {
             };
         }
 
-        // Without `histories` every search starts from empty tables, as it always used to.
-        if !self.features.histories {
-            self.tables.clear();
-        }
-        let histories = self.features.histories;
-        self.tables
-            .resize_with(self.threads, || OrderingTables::new(histories));
+        self.tables.resize_with(self.threads, OrderingTables::new);
         self.tables.truncate(self.threads);
-        for tables in &mut self.tables {
-            tables.set_histories(histories);
-        }
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
         let helpers = self.threads - 1;
         let helper_stop = Arc::new(AtomicBool::new(false));

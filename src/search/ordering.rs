@@ -17,10 +17,8 @@ const COUNTER_MOVE: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
 /// Per-thread ordering memory: the history tables and counter moves. (Killers live in the
-/// per-ply frames.) With `histories` off only the butterfly table learns, by the square of
-/// the depth, as before continuation and capture histories came.
+/// per-ply frames.)
 pub struct OrderingTables {
-    histories: bool,
     butterfly: ButterflyHistory,
     continuation: ContinuationHistory,
     capture: CaptureHistory,
@@ -32,14 +30,13 @@ pub struct OrderingTables {
 
 impl Default for OrderingTables {
     fn default() -> Self {
-        OrderingTables::new(true)
+        OrderingTables::new()
     }
 }
 
 impl OrderingTables {
-    pub fn new(histories: bool) -> OrderingTables {
+    pub fn new() -> OrderingTables {
         OrderingTables {
-            histories,
             butterfly: ButterflyHistory::default(),
             continuation: ContinuationHistory::default(),
             capture: CaptureHistory::default(),
@@ -48,25 +45,17 @@ impl OrderingTables {
         }
     }
 
-    /// Turns continuation and capture histories (and the depth-scaled bonus) on or off.
-    pub fn set_histories(&mut self, on: bool) {
-        self.histories = on;
-    }
-
     pub fn history(&self, side: Color, m: Move) -> i32 {
         self.butterfly.get(side, m)
     }
 
     /// The continuation-history part of a quiet move's score: its entries under the moves one
-    /// and two plies back (0 with `histories` off).
+    /// and two plies back.
     pub fn continuation_score(
         &self,
         now: Option<PieceTo>,
         continuation: &[Option<PieceTo>; 2],
     ) -> i32 {
-        if !self.histories {
-            return 0;
-        }
         let Some(now) = now else { return 0 };
         continuation
             .iter()
@@ -84,12 +73,7 @@ impl OrderingTables {
 
     /// How promising a capture or promotion is: MVV-LVA, moved by its capture history.
     pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
-        let base = mvv_lva(pos, m);
-        if self.histories {
-            base + self.capture.get(pos, m) / 8
-        } else {
-            base
-        }
+        mvv_lva(pos, m) + self.capture.get(pos, m) / 8
     }
 
     /// The quiet move `best` caused a cutoff at `depth` after the quiet moves `tried` failed:
@@ -103,14 +87,6 @@ impl OrderingTables {
         continuation: &[Option<PieceTo>; 2],
     ) {
         let side = pos.side_to_move();
-        if !self.histories {
-            let bonus = depth * depth;
-            self.butterfly.update(side, best, bonus);
-            for &q in tried {
-                self.butterfly.update(side, q, -bonus);
-            }
-            return;
-        }
         let bonus = stat_bonus(depth);
         for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -bonus))) {
             self.butterfly.update(side, m, delta);
@@ -132,9 +108,6 @@ impl OrderingTables {
         best: Option<Move>,
         tried: &[Move],
     ) {
-        if !self.histories {
-            return;
-        }
         let bonus = stat_bonus(depth);
         if let Some(m) = best {
             self.capture.update(pos, m, bonus);

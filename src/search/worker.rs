@@ -246,9 +246,9 @@ impl SearchWorker {
         let _ = self.commands.send(WorkerCommand::SetFeatures(features));
     }
 
-    /// Empties the transposition table and each thread's history tables, which with
-    /// `Histories` on are kept from move to move until this (`new`, `ucinewgame`, `Clear
-    /// Hash`); runs after any queued search.
+    /// Empties the transposition table and each thread's history tables, which are kept from
+    /// move to move until this (`new`, `ucinewgame`, `Clear Hash`); runs after any queued
+    /// search.
     pub(crate) fn clear(&self) {
         let _ = self.commands.send(WorkerCommand::Clear);
     }

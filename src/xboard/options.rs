@@ -153,11 +153,9 @@ mod tests {
                 "Reverse Futility -check 1",
                 "Futility -check 1",
                 "Late Move Pruning -check 1",
-                "Check Extension -check 0",
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
                 "SEE Pruning -check 1",
-                "Histories -check 1",
                 "History Pruning -check 0",
                 "Singular Extensions -check 1",
                 "Double Extensions -check 0",
@@ -165,7 +163,6 @@ mod tests {
                 "Correction History -check 0",
                 "ProbCut -check 1",
                 "TT Eval -check 1",
-                "Re-search Depth -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo *Classic /// SelfDeepening /// Reduction /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
@@ -180,7 +177,7 @@ mod tests {
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
         assert_eq!(
-            changed[29],
+            changed[26],
             "IID -combo Classic /// SelfDeepening /// Reduction /// *Off"
         );
     }

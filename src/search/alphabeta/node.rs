@@ -855,12 +855,8 @@ impl ThreadSearch<'_> {
                 }
             }
 
-            // Step 11. Extensions: checks, and recaptures on the square just captured on
-            // (micro-Max's recapture extension), the latter in PV nodes only.
-            let check_extension = gives_check
-                && self.features.check_extension
-                && ply < 2 * self.root_depth as usize
-                && see_at_least(pos, m, 0);
+            // Step 11. Extensions: recaptures on the square just captured on (micro-Max's
+            // recapture extension), in PV nodes only.
             let recapture_extension = self.features.recapture_extension
                 && pv_node
                 && m.is_capture()
@@ -869,7 +865,7 @@ impl ThreadSearch<'_> {
             let extension = if m == facts.tt_move && facts.tt_extension != 0 {
                 facts.tt_extension
             } else {
-                i32::from(check_extension || recapture_extension)
+                i32::from(recapture_extension)
             };
             let new_depth = depth - 1 + extension;
 
@@ -886,18 +882,11 @@ impl ThreadSearch<'_> {
                 reduction -= i32::from(pv_node);
                 reduction += i32::from(!facts.improving);
                 reduction += i32::from(facts.cut_node);
-                if self.features.histories {
-                    if self.stack[ply].is_killer(m) || m == pass.counter {
-                        reduction -= 1;
-                    }
-                    let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                    reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
-                } else {
-                    if self.stack[ply].is_killer(m) {
-                        reduction -= 1;
-                    }
-                    reduction -= self.tables.history(pos.side_to_move(), m) / 6000;
+                if self.stack[ply].is_killer(m) || m == pass.counter {
+                    reduction -= 1;
                 }
+                let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+                reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
                 reduction = reduction.clamp(0, new_depth - 1);
             }
 
@@ -934,19 +923,6 @@ impl ThreadSearch<'_> {
     /// Step 11c. A reduced move that beat alpha at its null window: again at full depth.
     fn after_zero_window(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && node.reduction > 0 && !self.stopped {
-            // A reduced move that beat alpha by far earns a ply more in its re-searches;
-            // one that barely beat the best so far a ply less.
-            if self.features.research_depth {
-                let reduced_depth = node.new_depth - node.reduction;
-                if score > node.pass.best + 50 + 2 * node.new_depth {
-                    node.new_depth += 1;
-                } else if score < node.pass.best + 10 {
-                    node.new_depth -= 1;
-                }
-                if node.new_depth <= reduced_depth {
-                    return self.after_full_depth(node, pos, score);
-                }
-            }
             return node.ask(ChildSearch::new(
                 ChildKind::FullDepth,
                 node.new_depth,

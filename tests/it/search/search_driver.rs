@@ -115,7 +115,6 @@ fn both_drivers_search_the_same_tree_on_perft_positions() {
 #[test]
 fn both_drivers_search_the_same_tree_with_the_other_settings() {
     let everything = SearchFeatures {
-        histories: true,
         history_pruning: true,
         singular_extensions: true,
         double_extensions: true,
@@ -123,8 +122,6 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
-        research_depth: true,
-        check_extension: true,
         ..SearchFeatures::default()
     };
     let settings = [
@@ -181,7 +178,6 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
 #[test]
 fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
     let everything = SearchFeatures {
-        histories: true,
         history_pruning: true,
         singular_extensions: true,
         double_extensions: true,
@@ -189,7 +185,6 @@ fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
         correction_history: true,
         probcut: true,
         tt_eval: true,
-        research_depth: true,
         ..SearchFeatures::default()
     };
     let fens = &BENCH_POSITIONS[..4];

@@ -222,25 +222,17 @@ fn two_threads_find_the_same_mates() {
 #[test]
 fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
-    let toggles: [Toggle; 8] = [
-        ("histories", |f| f.histories = true),
-        ("histories and history pruning", |f| {
-            f.histories = true;
-            f.history_pruning = true;
-        }),
+    let toggles: [Toggle; 6] = [
+        ("none of them", |_| {}),
+        ("history pruning", |f| f.history_pruning = true),
         ("singular extensions", |f| f.singular_extensions = true),
         ("correction history", |f| f.correction_history = true),
-        ("safe check extension", |f| f.check_extension = true),
         ("table score as eval", |f| f.tt_eval = true),
-        ("re-search depth", |f| f.research_depth = true),
         ("all but ProbCut", |f| {
-            f.histories = true;
             f.history_pruning = true;
             f.singular_extensions = true;
             f.correction_history = true;
-            f.check_extension = true;
             f.tt_eval = true;
-            f.research_depth = true;
         }),
     ];
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
@@ -248,16 +240,13 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
         for case in &cases {
             let pos = Position::from_fen(&case.fen).unwrap();
             let mut searcher = Searcher::new(16, 1);
-            // Each toggle adds to the classic set, whatever the defaults are.
+            // Each toggle adds to the classic set and the histories, whatever the defaults are.
             let features = &mut searcher.features;
-            features.histories = false;
             features.history_pruning = false;
             features.singular_extensions = false;
             features.correction_history = false;
-            features.check_extension = false;
             features.probcut = false;
             features.tt_eval = false;
-            features.research_depth = false;
             toggle(&mut searcher.features);
             let limits = SearchLimits {
                 depth: Some(mate_search_depth(case.moves)),
@@ -286,14 +275,9 @@ fn a_new_game_forgets_the_histories_learnt_in_the_last_one() {
             .unwrap();
     let second =
         Position::from_fen("4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19").unwrap();
-    let with_histories = || {
-        let mut searcher = Searcher::new(8, 1);
-        searcher.features.histories = true;
-        searcher
-    };
-    let fresh = run(&mut with_histories(), &second, &[], &limits);
+    let fresh = run(&mut Searcher::new(8, 1), &second, &[], &limits);
 
-    let mut searcher = with_histories();
+    let mut searcher = Searcher::new(8, 1);
     run(&mut searcher, &first, &[], &limits);
     let carried = run(&mut searcher, &second, &[], &limits);
     searcher.clear();
