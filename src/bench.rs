@@ -72,10 +72,6 @@ pub fn run(
     evaluation: Evaluation,
     driver: SearchDriver,
 ) -> BenchResult {
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -83,8 +79,11 @@ pub fn run(
         let mut searcher = Searcher::new(hash_mb, 1);
         searcher.features.evaluation = evaluation;
         searcher.features.driver = driver;
-        let control = SearchControl::new(None, false);
-        let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
+        let control = SearchControl::new(SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        });
+        let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         nodes += outcome.nodes;
         if verbose {
             println!(

@@ -247,18 +247,12 @@ struct Searched {
 }
 
 fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
-    let limits = SearchLimits {
+    let control = SearchControl::new(SearchLimits {
         nodes: Some(nodes * HARD_NODE_FACTOR),
+        soft_nodes: Some(nodes),
         ..SearchLimits::default()
-    };
-    let control = SearchControl::new(None, false).with_soft_nodes(nodes);
-    let outcome = searcher.search(
-        game.position(),
-        &game.history_keys(),
-        &limits,
-        &control,
-        &mut Silent,
-    );
+    });
+    let outcome = searcher.search(game.position(), &game.history_keys(), &control, &mut Silent);
     Searched {
         best: outcome.best_move,
         score: outcome.score,
@@ -421,9 +415,11 @@ mod tests {
             let game = Game::new(Position::from_fen(fen).unwrap());
             let run = || {
                 let mut searcher = Searcher::new(4, 1);
-                let control = SearchControl::new(None, false).with_soft_nodes(soft);
-                let limits = SearchLimits::default();
-                searcher.search(game.position(), &[], &limits, &control, &mut Silent)
+                let control = SearchControl::new(SearchLimits {
+                    soft_nodes: Some(soft),
+                    ..SearchLimits::default()
+                });
+                searcher.search(game.position(), &[], &control, &mut Silent)
             };
             let (a, b) = (run(), run());
             assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move), "{fen}");
