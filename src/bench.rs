@@ -7,7 +7,6 @@ use crate::nnue::Evaluation;
 use crate::search::{SearchControl, SearchDriver, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: u32 = 11;
 /// The table size the bench signature is defined with.
 pub const DEFAULT_HASH_MB: usize = 16;
 

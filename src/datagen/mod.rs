@@ -18,7 +18,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_NODES: u64 = 5000;
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Random plies from the start position, from an `--openings` position.
 const RANDOM_PLIES: (usize, usize) = (8, 9);
