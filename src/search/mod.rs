@@ -212,7 +212,7 @@ impl Searcher {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, 256);
+        self.threads = threads.clamp(1, crate::limits::MAX_THREADS as usize);
     }
 
     /// Empties the transposition table and the history tables (a new game).
