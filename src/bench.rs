@@ -7,7 +7,6 @@ use crate::nnue::Evaluation;
 use crate::search::{SearchControl, SearchDriver, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: u32 = 11;
 /// The table size the bench signature is defined with.
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -72,10 +71,6 @@ pub fn run(
     evaluation: Evaluation,
     driver: SearchDriver,
 ) -> BenchResult {
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -83,8 +78,11 @@ pub fn run(
         let mut searcher = Searcher::new(hash_mb, 1);
         searcher.features.evaluation = evaluation;
         searcher.features.driver = driver;
-        let control = SearchControl::new(None, false);
-        let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
+        let control = SearchControl::new(SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        });
+        let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         nodes += outcome.nodes;
         if verbose {
             println!(

@@ -150,12 +150,11 @@ pub fn run(path: &str, ms: u64, hash_mb: usize, threads: usize) -> Result<(usize
             soft_ms: ms.saturating_mul(2),
             hard_ms: ms,
         };
-        let limits = SearchLimits {
+        let control = SearchControl::new(SearchLimits {
             time: Some(budget),
             ..SearchLimits::default()
-        };
-        let control = SearchControl::new(Some(budget), false);
-        let outcome = searcher.search(&case.position, &[], &limits, &control, &mut Silent);
+        });
+        let outcome = searcher.search(&case.position, &[], &control, &mut Silent);
         let ok = case.solved(outcome.best_move, outcome.score);
         if ok {
             solved += 1;

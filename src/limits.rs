@@ -1,5 +1,6 @@
-//! Bounds on the numbers a user can give, shared by the command line and the protocol room so
-//! both refuse or cap the same values with the same words: table size, threads, clocks.
+//! The numbers a user can give: their bounds, shared by the command line and the protocol
+//! rooms so both refuse or cap the same values with the same words (table size, threads,
+//! clocks, depths), and their defaults where the user gives none.
 
 /// The largest transposition table anyone may ask for (1 TB); more is refused outright.
 pub const MAX_HASH_MB: u64 = 1 << 20;
@@ -15,6 +16,23 @@ pub const MAX_DEPTH: u32 = 1000;
 pub const MAX_NPS: u64 = 1_000_000_000;
 /// Moves per session in `level` above this are refused.
 pub const MAX_MOVES_PER_SESSION: u32 = 10_000;
+/// Time kept back per move for pipe and GUI lag (`Move Overhead`, `--move-overhead`): most.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Most lines a Multi-PV search reports (`MultiPV`).
+pub const MAX_MULTIPV: usize = 64;
+/// Perft and bench depths above this are refused (perft 64 would never finish anyway).
+pub const MAX_CLI_DEPTH: u32 = 64;
+
+/// The table size (`Hash`, `memory`, `--hash`) when none is given.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// The move overhead when none is given.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// `ironwood bench`'s depth when none is given.
+pub const DEFAULT_BENCH_DEPTH: u32 = 11;
+/// `ironwood epd`'s time per position when none is given.
+pub const DEFAULT_EPD_MS: u64 = 1000;
+/// `ironwood datagen`'s soft node limit per move when none is given.
+pub const DEFAULT_DATAGEN_NODES: u64 = 5000;
 
 /// Where the system cannot tell the available memory it is assumed to be this.
 const ASSUMED_AVAILABLE_MB: u64 = 4096;

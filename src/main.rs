@@ -1,10 +1,10 @@
 //! Entry point: parse the command line, then a protocol session (XBoard or UCI) or a subcommand.
 
-use ironwood::cli::{self, Cli, DEFAULT_HASH_MB, Subcommand};
+use ironwood::cli::{self, Cli, Subcommand};
+use ironwood::limits::{DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use ironwood::nnue::{Evaluation, Network};
 use ironwood::protocol::{self, StartConfig};
 use ironwood::search::SearchDriver;
-use ironwood::xboard::options::DEFAULT_MOVE_OVERHEAD_MS;
 use ironwood::{bench, epd, limits, logging, perft_command, sys};
 
 fn main() {
@@ -105,7 +105,7 @@ fn play(options: &cli::GlobalOptions) -> i32 {
 
 fn bench(options: &cli::GlobalOptions, depth: Option<u32>) -> i32 {
     let r = bench::run(
-        depth.unwrap_or(bench::DEFAULT_DEPTH),
+        depth.unwrap_or(DEFAULT_BENCH_DEPTH),
         options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
         true,
         cli_evaluation(options),

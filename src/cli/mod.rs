@@ -9,9 +9,10 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::corpus::filter::Filter;
-pub use crate::engine::options::DEFAULT_HASH_MB;
-use crate::engine::options::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
-use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
+use crate::limits::{
+    DEFAULT_DATAGEN_NODES, DEFAULT_EPD_MS, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
+    MAX_CLI_DEPTH, MAX_CLOCK_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
+};
 use crate::logging::{
     DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES,
 };
@@ -21,9 +22,6 @@ use flags::{
     positive, split_option,
 };
 
-pub const DEFAULT_EPD_MS: u64 = 1000;
-/// Perft and bench depths above this are refused (perft 64 would never finish anyway).
-const MAX_CLI_DEPTH: u32 = 64;
 /// The corpus folder when none is named.
 pub const DEFAULT_CORPUS_DIR: &str = "corpus";
 
@@ -167,7 +165,7 @@ const DATAGEN: Command = Command {
         Flag::new(&["--out"], Takes::Value("FILE"), "the new shard"),
         Flag::new(&["--games"], Takes::Value("N"), "stop after N games"),
         Flag::new(&["--nodes"], Takes::Value("N"), "soft node limit per move")
-            .default(Shown::Int(crate::datagen::DEFAULT_NODES)),
+            .default(Shown::Int(DEFAULT_DATAGEN_NODES)),
         Flag::new(
             &["--seed"],
             Takes::Value("N"),
@@ -843,7 +841,7 @@ impl DatagenArgs {
             threads: options.threads_or_all_cores(),
             hash_mb: options.hash_mb.unwrap_or(crate::datagen::DEFAULT_HASH_MB),
             games: self.games,
-            nodes: self.nodes.unwrap_or(crate::datagen::DEFAULT_NODES),
+            nodes: self.nodes.unwrap_or(DEFAULT_DATAGEN_NODES),
             seed: self.seed.unwrap_or_else(rand::random),
             openings: self.openings,
             evaluation,

@@ -18,7 +18,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_NODES: u64 = 5000;
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Random plies from the start position, from an `--openings` position.
 const RANDOM_PLIES: (usize, usize) = (8, 9);
@@ -247,18 +246,12 @@ struct Searched {
 }
 
 fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
-    let limits = SearchLimits {
+    let control = SearchControl::new(SearchLimits {
         nodes: Some(nodes * HARD_NODE_FACTOR),
+        soft_nodes: Some(nodes),
         ..SearchLimits::default()
-    };
-    let control = SearchControl::new(None, false).with_soft_nodes(nodes);
-    let outcome = searcher.search(
-        game.position(),
-        &game.history_keys(),
-        &limits,
-        &control,
-        &mut Silent,
-    );
+    });
+    let outcome = searcher.search(game.position(), &game.history_keys(), &control, &mut Silent);
     Searched {
         best: outcome.best_move,
         score: outcome.score,
@@ -421,9 +414,11 @@ mod tests {
             let game = Game::new(Position::from_fen(fen).unwrap());
             let run = || {
                 let mut searcher = Searcher::new(4, 1);
-                let control = SearchControl::new(None, false).with_soft_nodes(soft);
-                let limits = SearchLimits::default();
-                searcher.search(game.position(), &[], &limits, &control, &mut Silent)
+                let control = SearchControl::new(SearchLimits {
+                    soft_nodes: Some(soft),
+                    ..SearchLimits::default()
+                });
+                searcher.search(game.position(), &[], &control, &mut Silent)
             };
             let (a, b) = (run(), run());
             assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move), "{fen}");

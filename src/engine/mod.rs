@@ -487,7 +487,7 @@ impl Engine {
         let budget = self
             .clock
             .budget(&self.game, engine, self.options.move_overhead_ms);
-        self.worker.ponder_hit(Some(budget));
+        self.worker.ponder_hit(budget);
     }
 
     /// Analyzes the position on the board until stopped; nothing runs if it has no moves.
@@ -553,6 +553,7 @@ impl Engine {
             only: request.only,
             mate: request.mate,
             multipv: self.options.multipv,
+            ..SearchLimits::default()
         };
         // An infinite search is analysis, never played: full strength.
         let limits = if request.infinite {
@@ -582,8 +583,9 @@ impl Engine {
         kind: SearchKind,
         position: Position,
         history: Vec<u64>,
-        limits: SearchLimits,
+        mut limits: SearchLimits,
     ) {
+        limits.ponder = matches!(kind, SearchKind::Pondering { .. });
         self.generation += 1;
         log::debug!(
             "search {} ({kind:?}): {}; {}",
@@ -596,7 +598,6 @@ impl Engine {
             position,
             history,
             limits,
-            ponder: matches!(kind, SearchKind::Pondering { .. }),
         });
     }
 

@@ -8,15 +8,11 @@
 
 use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
+use crate::limits::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
 
-pub const DEFAULT_HASH_MB: usize = 64;
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
-pub(crate) const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// Most lines a Multi-PV search reports.
-pub(crate) const MAX_MULTIPV: usize = 64;
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
 pub(crate) const RESIGN_THRESHOLD_RANGE: (i32, i32) = (200, 3000);

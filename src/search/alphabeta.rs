@@ -1,7 +1,7 @@
-//! One search thread: the root deepening loop (main thread: time, reports, stop rules;
-//! helpers: Lazy SMP) over fail-soft principal-variation alpha-beta and quiescence, whose
-//! nodes are numbered steps (`node`) run by a recursive or an iterative driver (`driver`);
-//! every pruning and extension has a switch in `SearchFeatures`.
+//! One search thread: the root deepening loop (main thread: reports, asking `SearchControl`'s
+//! stop rules; helpers: Lazy SMP) over fail-soft principal-variation alpha-beta and
+//! quiescence, whose nodes are numbered steps (`node`) run by a recursive or an iterative
+//! driver (`driver`); every pruning and extension has a switch in `SearchFeatures`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -13,19 +13,18 @@ use crate::board::{Move, MoveList, Position};
 
 use super::history::PieceTo;
 use super::ordering::{OrderingTables, score_moves};
-use super::score::{INFINITY, MAX_PLY, is_mate_score, mate_plies};
+use super::score::{INFINITY, MAX_PLY, is_mate_score};
 use super::stack::SearchStack;
 use super::tt::TranspositionTable;
 use super::{
-    RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchLimits,
-    SearchObserver, SearchOutcome,
+    RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchObserver,
+    SearchOutcome,
 };
 use driver::StackedNode;
 use node::{ChildKind, ChildSearch};
 
-/// How often (in nodes) a thread looks at the clock and the stop flags.
+/// How often (in nodes) a thread asks the stop rules (`SearchControl::should_stop`).
 const CHECK_INTERVAL: u64 = 2048;
-const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 /// New best moves found inside an iteration are shown once the search is this old.
 const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
 /// Root moves are announced (UCI `currmove`) once the search is this old.
@@ -73,9 +72,8 @@ pub struct ThreadSearch<'a> {
     id: usize,
     helper_stop: &'a AtomicBool,
     shared_nodes: &'a AtomicU64,
+    /// The main thread's control, with the stop rules; helpers stop with `helper_stop`.
     control: Option<&'a SearchControl>,
-    node_limit: Option<u64>,
-    soft_node_limit: Option<u64>,
     /// The current root search has finished its first move (the soft limit may stop it).
     root_first_move_done: bool,
     nodes: u64,
@@ -127,8 +125,6 @@ impl<'a> ThreadSearch<'a> {
             helper_stop,
             shared_nodes,
             control: None,
-            node_limit: None,
-            soft_node_limit: None,
             root_first_move_done: false,
             nodes: 0,
             unreported_nodes: 0,
@@ -155,41 +151,20 @@ impl<'a> ThreadSearch<'a> {
         self.unreported_nodes = 0;
     }
 
-    /// Polled every `CHECK_INTERVAL` nodes: the stop flags, the node limit, the hard time limit.
+    /// Polled every `CHECK_INTERVAL` nodes: the helpers' stop flag, the control's hard rules.
     fn check_stop(&mut self) {
         self.flush_nodes();
         if self.helper_stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }
-        if let Some(limit) = self.node_limit
-            && self.total_nodes() >= limit
-        {
-            self.stopped = true;
-            return;
-        }
-        if self.root_first_move_done && self.past_soft_node_limit() {
-            self.stopped = true;
-            return;
-        }
         if let Some(control) = self.control {
-            control.nodes.store(self.total_nodes(), Ordering::Relaxed);
-            if control.stopped() {
-                self.stopped = true;
-                return;
-            }
-            if !control.is_pondering()
-                && let (elapsed, Some(budget)) = control.budget()
-                && elapsed >= Duration::from_millis(budget.hard_ms)
-            {
+            let nodes = self.total_nodes();
+            control.nodes.store(nodes, Ordering::Relaxed);
+            if control.should_stop(nodes, self.root_first_move_done) {
                 self.stopped = true;
             }
         }
-    }
-
-    fn past_soft_node_limit(&self) -> bool {
-        self.soft_node_limit
-            .is_some_and(|limit| self.total_nodes() >= limit)
     }
 
     #[inline]
@@ -297,7 +272,9 @@ impl<'a> ThreadSearch<'a> {
                 }
             }
             self.root_first_move_done = true;
-            if self.past_soft_node_limit() {
+            if let Some(control) = self.control
+                && control.past_soft_nodes(self.total_nodes())
+            {
                 self.stopped = true;
                 break;
             }
@@ -342,19 +319,16 @@ impl<'a> ThreadSearch<'a> {
         observer.on_iteration(info);
     }
 
-    /// The main thread's deepening loop: reports each iteration, applies the stop rules, and
-    /// returns the move to play.
+    /// The main thread's deepening loop: reports each iteration, asks `control` whether to go
+    /// on, and returns the move to play.
     pub fn run_main(
         &mut self,
         allowed: &MoveList,
-        limits: &SearchLimits,
         control: &'a SearchControl,
         observer: &mut dyn SearchObserver,
         start: Instant,
     ) -> SearchOutcome {
         self.control = Some(control);
-        self.node_limit = limits.nodes;
-        self.soft_node_limit = control.soft_nodes;
         let mut moves = self.make_root_moves(allowed);
         let mut best_move = moves[0].mv;
         let mut best_score = -INFINITY;
@@ -362,10 +336,10 @@ impl<'a> ThreadSearch<'a> {
         // The depth and bound of the iteration `best_score` comes from.
         let mut best_line = (0, ScoreBound::Exact);
         let mut completed_depth = 0;
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = control.max_depth();
         // Multi-PV: line k searches the moves left after the best k, each in its own window
         // around its score of the last iteration. Line 0 is the one-line search itself.
-        let lines = limits.multipv.clamp(1, moves.len());
+        let lines = control.limits().multipv.clamp(1, moves.len());
         let mut line_scores = vec![-INFINITY; lines];
         let mut line_moves = vec![Move::NULL; lines];
 
@@ -459,14 +433,20 @@ impl<'a> ThreadSearch<'a> {
             } else {
                 self.best_move_stability = 0;
             }
-            if self.should_stop_deepening(
-                limits,
-                control,
+            let time_share = if self.features.adaptive_time {
+                self.time_share(depth, previous_score, best_score, &moves)
+            } else if previous_best != best_move && depth > 4 {
+                // An unstable best move earns more time.
+                0.8
+            } else {
+                0.5
+            };
+            if !control.should_start_iteration(
                 depth,
-                (previous_score, best_score),
-                &moves,
-                previous_best,
-                best_move,
+                best_score,
+                self.total_nodes(),
+                moves.len(),
+                time_share,
             ) {
                 break;
             }
@@ -493,7 +473,7 @@ impl<'a> ThreadSearch<'a> {
         }
 
         // Ponder and analyze searches keep the answer until told to move or stop.
-        while (limits.infinite || control.is_pondering()) && !control.stopped() {
+        while control.holds_answer() {
             std::thread::sleep(Duration::from_millis(2));
         }
         self.flush_nodes();
@@ -595,62 +575,6 @@ impl<'a> ThreadSearch<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn should_stop_deepening(
-        &self,
-        limits: &SearchLimits,
-        control: &SearchControl,
-        depth: u32,
-        (previous_score, score): (i32, i32),
-        moves: &[RootMove],
-        previous_best: Move,
-        best_move: Move,
-    ) -> bool {
-        if limits.infinite {
-            return false;
-        }
-        if self.past_soft_node_limit() {
-            return true;
-        }
-        // `go mate N`: done as soon as a mate that short is found.
-        if let (Some(wanted), Some(plies)) = (limits.mate, mate_plies(score))
-            && plies > 0
-            && plies.unsigned_abs().div_ceil(2) <= wanted
-        {
-            return true;
-        }
-        // A proven mate (for either side) cannot become anything but a shorter mate by
-        // searching deeper: stop, as micro-Max does by setting d=99. Reductions can hide a
-        // shorter mate, so wait until the depth is about twice the mate's length.
-        if let Some(plies) = mate_plies(score)
-            && depth + 1 >= 2 * plies.unsigned_abs()
-        {
-            return true;
-        }
-        if control.is_pondering() {
-            return false;
-        }
-        if moves.len() == 1 && depth >= 4 {
-            return true;
-        }
-        if let (elapsed, Some(budget)) = control.budget() {
-            // The next iteration costs more than all before it: start it only when it is
-            // likely to finish before the target. An unstable best move earns more time.
-            let share = if self.features.adaptive_time {
-                self.time_share(depth, previous_score, score, moves)
-            } else if previous_best != best_move && depth > 4 {
-                0.8
-            } else {
-                0.5
-            };
-            let limit = Duration::from_millis((budget.soft_ms as f64 * share) as u64);
-            if elapsed >= limit {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The share of the soft target past which no new iteration starts: more while the best
     /// move keeps changing, when the score falls, and when the best move took a small share
     /// of the root's nodes; less when it has stood for several iterations and took most of
@@ -682,15 +606,13 @@ impl<'a> ThreadSearch<'a> {
 
     /// A Lazy SMP helper: the same deepening on the shared table, starting at a different
     /// depth so the threads spread out; its results reach the main thread through the table.
-    pub fn run_helper(&mut self, allowed: &MoveList, limits: &SearchLimits) {
-        self.node_limit = None;
+    pub fn run_helper(&mut self, allowed: &MoveList, max_depth: u32) {
         let mut moves = self.make_root_moves(allowed);
         // Different helpers order the root differently.
         let count = moves.len();
         if count > 2 {
             moves[1..].rotate_left(self.id % (count - 1));
         }
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let first = 1 + (self.id % 2) as u32;
         for depth in first..=max_depth {
             self.search_root(

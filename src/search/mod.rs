@@ -3,6 +3,7 @@
 //! `SearchObserver` and never prints; `worker` runs it on its own thread for the session.
 
 pub mod alphabeta;
+mod control;
 mod correction;
 mod history;
 pub mod ordering;
@@ -14,10 +15,11 @@ pub mod tt;
 pub mod worker;
 
 use crate::board::{Move, MoveList, Position, legal_moves};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub use control::{SearchControl, SearchLimits, SearchStatus};
 pub use score::{MATE, MATE_BOUND, mate_moves};
 pub use time::{TimeBudget, TimeControl};
 pub use tt::TranspositionTable;
@@ -118,75 +120,6 @@ impl Default for SearchFeatures {
     }
 }
 
-/// What may stop a search besides the stop flag.
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
-    /// `sd`: deepest iteration.
-    pub depth: Option<u32>,
-    /// Node budget (`nps` mode, bench).
-    pub nodes: Option<u64>,
-    /// Clock budget; `None` means no time limit.
-    pub time: Option<TimeBudget>,
-    /// Analyze or ponder: never stop by itself (except a depth limit), wait for stop.
-    pub infinite: bool,
-    /// Root moves not to search (`exclude`); empty means all.
-    pub excluded: Vec<Move>,
-    /// Root moves to search, the rest excluded (UCI `searchmoves`); empty means all.
-    pub only: Vec<Move>,
-    /// Stop once a mate in at most this many moves is found (UCI `go mate`).
-    pub mate: Option<u32>,
-    /// Lines to search and report each iteration (Multi-PV); 0 and 1 both mean one.
-    pub multipv: usize,
-}
-
-/// In words, for logs and `debug on`: e.g. `depth 5, 5000 nodes, time 850 ms (at most 2540
-/// ms), 1 line`, or `no limit` when nothing but a stop ends the search.
-impl std::fmt::Display for SearchLimits {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(depth) = self.depth {
-            parts.push(format!("depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            parts.push(format!("{nodes} nodes"));
-        }
-        match self.time {
-            Some(budget) if budget.soft_ms == u64::MAX => {
-                parts.push(format!("time {} ms", budget.hard_ms));
-            }
-            Some(budget) => parts.push(format!(
-                "time {} ms (at most {} ms)",
-                budget.soft_ms, budget.hard_ms
-            )),
-            None => {}
-        }
-        if let Some(moves) = self.mate {
-            parts.push(format!("until a mate in {moves}"));
-        }
-        let moves = |list: &[Move]| {
-            list.iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        if !self.only.is_empty() {
-            parts.push(format!("only {}", moves(&self.only)));
-        }
-        if !self.excluded.is_empty() {
-            parts.push(format!("excluding {}", moves(&self.excluded)));
-        }
-        if parts.is_empty() && !self.infinite {
-            parts.push("no limit".to_string());
-        }
-        if self.infinite {
-            parts.push("answer only when stopped".to_string());
-        }
-        let lines = self.multipv.max(1);
-        parts.push(format!("{lines} line{}", if lines == 1 { "" } else { "s" }));
-        write!(f, "{}", parts.join(", "))
-    }
-}
-
 /// What a reported score is: exact, or only a bound from a window that failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
@@ -265,95 +198,6 @@ impl SearchObserver for Silent {
     fn on_iteration(&mut self, _: &SearchInfo) {}
 }
 
-/// Shared by the session and a running search: the stop flag, ponder state, live status
-/// for `stat01`, and a budget that a ponder hit can replace mid-search.
-pub struct SearchControl {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    budget: Mutex<(Instant, Option<TimeBudget>)>,
-    /// Soft node budget (data generation): no iteration starts past it, and one under way
-    /// stops once its first root move has been searched.
-    pub(crate) soft_nodes: Option<u64>,
-    pub(crate) nodes: AtomicU64,
-    pub(crate) depth: AtomicU32,
-    pub(crate) root_moves_left: AtomicUsize,
-    pub(crate) root_moves_total: AtomicUsize,
-    pub(crate) current_move: AtomicU32,
-}
-
-/// A snapshot for XBoard's `.` command.
-#[derive(Clone, Debug)]
-pub struct SearchStatus {
-    pub elapsed: Duration,
-    pub nodes: u64,
-    pub depth: u32,
-    pub moves_left: usize,
-    pub total_moves: usize,
-    pub current_move: Move,
-}
-
-impl SearchControl {
-    pub fn new(budget: Option<TimeBudget>, pondering: bool) -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            budget: Mutex::new((Instant::now(), budget)),
-            soft_nodes: None,
-            nodes: AtomicU64::new(0),
-            depth: AtomicU32::new(0),
-            root_moves_left: AtomicUsize::new(0),
-            root_moves_total: AtomicUsize::new(0),
-            current_move: AtomicU32::new(0),
-        }
-    }
-
-    /// The same with a soft node budget (see `soft_nodes`).
-    pub fn with_soft_nodes(mut self, nodes: u64) -> SearchControl {
-        self.soft_nodes = Some(nodes);
-        self
-    }
-
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: the ponder search becomes a timed search whose
-    /// clock starts now.
-    pub fn ponder_hit(&self, budget: Option<TimeBudget>) {
-        if let Ok(mut b) = self.budget.lock() {
-            *b = (Instant::now(), budget);
-        }
-        self.pondering.store(false, Ordering::Relaxed);
-    }
-
-    /// (time since the budget's clock started, the budget).
-    pub fn budget(&self) -> (Duration, Option<TimeBudget>) {
-        match self.budget.lock() {
-            Ok(b) => (b.0.elapsed(), b.1),
-            Err(_) => (Duration::ZERO, None),
-        }
-    }
-
-    pub fn status(&self, elapsed: Duration) -> SearchStatus {
-        SearchStatus {
-            elapsed,
-            nodes: self.nodes.load(Ordering::Relaxed),
-            depth: self.depth.load(Ordering::Relaxed),
-            moves_left: self.root_moves_left.load(Ordering::Relaxed),
-            total_moves: self.root_moves_total.load(Ordering::Relaxed),
-            current_move: Move::from_raw(self.current_move.load(Ordering::Relaxed) as u16),
-        }
-    }
-}
-
 /// Owns the transposition table, each thread's history tables and the search settings
 /// across moves of a game.
 pub struct Searcher {
@@ -381,7 +225,7 @@ impl Searcher {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, 256);
+        self.threads = threads.clamp(1, crate::limits::MAX_THREADS as usize);
     }
 
     /// Empties the transposition table and the history tables (a new game).
@@ -396,16 +240,17 @@ impl Searcher {
     }
 
     /// Searches `root` (whose game history, oldest first and excluding `root`, is `history`)
-    /// until a limit or `control` stops it. Always returns a legal move if one exists.
+    /// under `control`'s limits until one of them or a stop ends it. Always returns a legal
+    /// move if one exists.
     pub fn search(
         &mut self,
         root: &Position,
         history: &[u64],
-        limits: &SearchLimits,
         control: &SearchControl,
         observer: &mut dyn SearchObserver,
     ) -> SearchOutcome {
         let start = Instant::now();
+        let limits = control.limits();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.new_search();
         }
@@ -445,7 +290,7 @@ impl Searcher {
                 let tt = Arc::clone(&self.tt);
                 let root = root.clone();
                 let allowed = allowed.clone();
-                let limits = limits.clone();
+                let max_depth = control.max_depth();
                 let helper_stop = Arc::clone(&helper_stop);
                 let shared_nodes = Arc::clone(&shared_nodes);
                 let features = self.features;
@@ -463,7 +308,7 @@ impl Searcher {
                             &shared_nodes,
                             tables,
                         );
-                        thread.run_helper(&allowed, &limits);
+                        thread.run_helper(&allowed, max_depth);
                     })
                     .expect("spawn search helper thread");
             }
@@ -477,7 +322,7 @@ impl Searcher {
                 &shared_nodes,
                 &mut main_tables[0],
             );
-            let outcome = main.run_main(&allowed, limits, control, observer, start);
+            let outcome = main.run_main(&allowed, control, observer, start);
             helper_stop.store(true, Ordering::Relaxed);
             outcome
         })
@@ -496,9 +341,9 @@ mod tests {
     fn a_search_stopped_inside_its_first_root_move_has_no_score() {
         let pos = Position::from_fen(CAPTURE_STORM).unwrap();
         let mut searcher = Searcher::new(1, 1);
-        let control = SearchControl::new(None, false);
+        let control = SearchControl::new(SearchLimits::default());
         control.stop();
-        let outcome = searcher.search(&pos, &[], &SearchLimits::default(), &control, &mut Silent);
+        let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(outcome.real_score(), None, "score {}", outcome.score);
         assert!(crate::board::is_legal(&pos, outcome.best_move));
         assert_eq!(outcome.depth, 0);
@@ -508,16 +353,15 @@ mod tests {
     fn a_finished_iteration_has_a_real_score() {
         let pos = Position::from_fen(CAPTURE_STORM).unwrap();
         let mut searcher = Searcher::new(1, 1);
-        let limits = SearchLimits {
+        let control = SearchControl::new(SearchLimits {
             depth: Some(1),
             ..SearchLimits::default()
-        };
-        let control = SearchControl::new(None, false);
-        let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
+        });
+        let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(outcome.real_score(), Some(outcome.score));
         // A mated root has a real score too.
         let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        let outcome = searcher.search(&mated, &[], &limits, &control, &mut Silent);
+        let outcome = searcher.search(&mated, &[], &control, &mut Silent);
         assert_eq!(outcome.real_score(), Some(-MATE));
     }
 }

@@ -19,8 +19,15 @@ pub(crate) struct SearchJob {
     /// Keys of the game's earlier positions, oldest first, without `position` itself.
     pub(crate) history: Vec<u64>,
     pub(crate) limits: SearchLimits,
-    /// Start as a ponder search: no clock until `ponder_hit`.
-    pub(crate) ponder: bool,
+}
+
+/// A job on its way to the search thread, its limits moved into the control the session
+/// keeps to stop it.
+struct QueuedSearch {
+    generation: u64,
+    position: Position,
+    history: Vec<u64>,
+    control: Arc<SearchControl>,
 }
 
 #[derive(Clone, Debug)]
@@ -51,7 +58,7 @@ pub(crate) enum Recorded {
 }
 
 enum WorkerCommand {
-    Search(Box<SearchJob>, Arc<SearchControl>),
+    Search(Box<QueuedSearch>),
     SetHash(usize),
     SetThreads(usize),
     SetFeatures(SearchFeatures),
@@ -101,7 +108,7 @@ impl SearchWorker {
             .spawn(move || {
                 while let Ok(command) = rx.recv() {
                     match command {
-                        WorkerCommand::Search(job, control) => {
+                        WorkerCommand::Search(job) => {
                             let mut forward = Forward {
                                 generation: job.generation,
                                 report: &report,
@@ -109,8 +116,7 @@ impl SearchWorker {
                             let outcome = searcher.search(
                                 &job.position,
                                 &job.history,
-                                &job.limits,
-                                &control,
+                                &job.control,
                                 &mut forward,
                             );
                             log::debug!(
@@ -169,7 +175,12 @@ impl SearchWorker {
         let handle = std::thread::spawn(move || {
             while let Ok(command) = rx.recv() {
                 let entry = match command {
-                    WorkerCommand::Search(job, _) => Recorded::Search(job),
+                    WorkerCommand::Search(job) => Recorded::Search(Box::new(SearchJob {
+                        generation: job.generation,
+                        position: job.position,
+                        history: job.history,
+                        limits: job.control.limits().clone(),
+                    })),
                     WorkerCommand::SetHash(mb) => Recorded::SetHash(mb),
                     WorkerCommand::SetThreads(n) => Recorded::SetThreads(n),
                     WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(f),
@@ -194,8 +205,7 @@ impl SearchWorker {
     /// Queues a search; any running one is stopped first (its report still arrives, with
     /// its old generation).
     pub(crate) fn start(&self, job: SearchJob) {
-        let budget = if job.ponder { None } else { job.limits.time };
-        let control = Arc::new(SearchControl::new(budget, job.ponder));
+        let control = Arc::new(SearchControl::new(job.limits));
         if let Ok(mut current) = self.current.lock() {
             if let Some((old, _)) = current.take() {
                 old.stop();
@@ -204,7 +214,12 @@ impl SearchWorker {
         }
         let _ = self
             .commands
-            .send(WorkerCommand::Search(Box::new(job), control));
+            .send(WorkerCommand::Search(Box::new(QueuedSearch {
+                generation: job.generation,
+                position: job.position,
+                history: job.history,
+                control,
+            })));
     }
 
     /// Stops the running search, if any; it reports `Finished` with its best move so far.
@@ -217,7 +232,7 @@ impl SearchWorker {
     }
 
     /// The expected move was played: the ponder search goes on as a timed search.
-    pub(crate) fn ponder_hit(&self, budget: Option<TimeBudget>) {
+    pub(crate) fn ponder_hit(&self, budget: TimeBudget) {
         if let Ok(mut current) = self.current.lock()
             && let Some((control, started)) = current.as_mut()
         {

@@ -5,8 +5,6 @@
 pub(crate) use crate::engine::options::OptionEffect;
 use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
 
-pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
     Unknown(String),
@@ -128,7 +126,7 @@ pub(crate) fn set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
+    use crate::limits::MAX_MOVE_OVERHEAD_MS;
     use crate::logging::MB;
     use crate::search::IidMode;
 

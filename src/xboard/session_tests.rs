@@ -149,8 +149,8 @@ impl From<SearchJob> for Job {
         Job {
             generation: job.generation,
             fen: job.position.to_fen(),
+            ponder: job.limits.ponder,
             limits: job.limits,
-            ponder: job.ponder,
         }
     }
 }

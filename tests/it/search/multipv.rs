@@ -31,8 +31,7 @@ fn search(fen: &str, limits: &SearchLimits) -> (SearchOutcome, Recorder) {
     let outcome = searcher.search(
         &pos,
         &[],
-        limits,
-        &SearchControl::new(None, false),
+        &SearchControl::new(limits.clone()),
         &mut recorder,
     );
     (outcome, recorder)

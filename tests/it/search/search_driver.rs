@@ -26,13 +26,7 @@ fn search_with(
 ) -> SearchOutcome {
     let mut searcher = Searcher::new(16, threads);
     searcher.features = features;
-    searcher.search(
-        pos,
-        &[],
-        limits,
-        &SearchControl::new(None, false),
-        &mut Silent,
-    )
+    searcher.search(pos, &[], &SearchControl::new(limits.clone()), &mut Silent)
 }
 
 /// A fresh single-threaded search of `fen` to `depth` with `features` and `driver`.

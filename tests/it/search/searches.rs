@@ -20,8 +20,7 @@ fn run(
     searcher.search(
         pos,
         history,
-        limits,
-        &SearchControl::new(None, false),
+        &SearchControl::new(limits.clone()),
         &mut Silent,
     )
 }
@@ -82,12 +81,11 @@ fn a_proven_mate_ends_deepening_early() {
             soft_ms: 120_000,
             hard_ms: 120_000,
         };
-        let limits = SearchLimits {
+        let control = SearchControl::new(SearchLimits {
             time: Some(budget),
             ..SearchLimits::default()
-        };
-        let control = SearchControl::new(Some(budget), false);
-        let outcome = searcher.search(&pos, &[], &limits, &control, &mut Silent);
+        });
+        let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(mate_moves(outcome.score), Some(case.moves), "{}", case.fen);
         // Mate in N is N*2-1 plies: the search stops at the first depth that proves it,
         // not at the maximum depth (extensions can make that a little later).
@@ -155,9 +153,9 @@ fn node_limit_and_stop_flag_still_give_a_legal_move() {
         outcome.nodes
     );
 
-    let control = SearchControl::new(None, false);
+    let control = SearchControl::new(SearchLimits::default());
     control.stop();
-    let outcome = searcher.search(&pos, &[], &SearchLimits::default(), &control, &mut Silent);
+    let outcome = searcher.search(&pos, &[], &control, &mut Silent);
     assert!(legal.contains(outcome.best_move));
 }
 
