@@ -9,6 +9,8 @@ use crate::engine::{self, EngineConfig, Event};
 use crate::output::Output;
 use crate::{uci, xboard};
 
+pub(crate) mod text;
+
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]
 pub struct StartConfig {

@@ -2,17 +2,10 @@
 //! [`ParseError`] whose `reply()` is the `info string ...` line to send back. Move and FEN
 //! legality are checked by the session; here only their shape is.
 
-use std::fmt;
-use std::num::{IntErrorKind, ParseIntError};
-use std::str::FromStr;
+use nom::combinator::all_consuming;
 
-use nom::{
-    IResult,
-    bytes::complete::{tag, take_till1, take_while},
-    character::complete::{digit1, one_of},
-    combinator::{all_consuming, opt, recognize},
-    sequence::{pair, terminated, tuple},
-};
+use crate::protocol::text::{Dialect, WordError, Words, coordinate_move};
+pub use crate::protocol::text::{ParseError, ParseErrorKind};
 
 /// Where `position` starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,106 +61,6 @@ pub enum Command {
     Quit,
 }
 
-/// What was wrong with a line; each kind has a fixed reason text for the reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParseErrorKind {
-    /// No word of the line is a UCI command.
-    UnknownCommand,
-    /// A keyword without the value it needs (`go depth`, `debug`, `position`).
-    MissingArgument,
-    /// Not an integer, or negative where only non-negative values make sense.
-    InvalidNumber,
-    /// An integer that does not fit its type.
-    NumberOutOfRange,
-    /// `debug` followed by something other than `on` or `off`.
-    InvalidDebugSwitch,
-    /// `setoption` without `name NAME`.
-    InvalidOption,
-    /// `position` not followed by `startpos` or `fen FEN`, or junk before `moves`.
-    InvalidPosition,
-    /// A token in a move list that is not a coordinate move.
-    InvalidMove,
-}
-
-impl ParseErrorKind {
-    /// The text inside the parentheses of the reply.
-    pub fn reason(self) -> &'static str {
-        match self {
-            ParseErrorKind::UnknownCommand => "unknown command",
-            ParseErrorKind::MissingArgument => "missing argument",
-            ParseErrorKind::InvalidNumber => "invalid number",
-            ParseErrorKind::NumberOutOfRange => "number out of range",
-            ParseErrorKind::InvalidDebugSwitch => "debug wants on or off",
-            ParseErrorKind::InvalidOption => "invalid setoption",
-            ParseErrorKind::InvalidPosition => "invalid position command",
-            ParseErrorKind::InvalidMove => "invalid move",
-        }
-    }
-}
-
-/// A line that could not be turned into a command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    kind: ParseErrorKind,
-    /// The offending token where there is one (unknown word, bad number or move), otherwise
-    /// the whole trimmed line.
-    subject: String,
-}
-
-impl ParseError {
-    fn new(kind: ParseErrorKind, subject: &str) -> Self {
-        ParseError {
-            kind,
-            subject: subject.to_string(),
-        }
-    }
-
-    pub fn kind(&self) -> ParseErrorKind {
-        self.kind
-    }
-
-    pub fn subject(&self) -> &str {
-        &self.subject
-    }
-
-    /// The line to send back, e.g. `info string error (unknown command): foo`. Control
-    /// characters are replaced so the reply is always exactly one line.
-    pub fn reply(&self) -> String {
-        format!(
-            "info string error ({}): {}",
-            self.kind.reason(),
-            crate::output::printable(&self.subject)
-        )
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reply())
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// An error about one token (the subject is that token).
-struct TokenError {
-    kind: ParseErrorKind,
-    token: Option<String>,
-}
-
-impl TokenError {
-    fn line(kind: ParseErrorKind) -> TokenError {
-        TokenError { kind, token: None }
-    }
-
-    fn token(kind: ParseErrorKind, token: &str) -> TokenError {
-        TokenError {
-            kind,
-            token: Some(token.to_string()),
-        }
-    }
-}
-
 /// Parses one line from the GUI. Blank lines give `Ok(None)`.
 ///
 /// As the protocol asks, unknown words before the command word are skipped (`joho debug on`
@@ -175,7 +68,7 @@ impl TokenError {
 /// debug level. Words are case-sensitive, except option names (the session's business).
 pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
     let line = line.trim();
-    let mut tokens = Tokens::new(line);
+    let mut tokens = Words::new(line);
     let Some(first) = tokens.peek() else {
         return Ok(None);
     };
@@ -190,13 +83,20 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
         }
         return parsed
             .map(Some)
-            .map_err(|error| ParseError::new(error.kind, error.token.as_deref().unwrap_or(line)));
+            .map_err(|error| ParseError::in_line(Dialect::Uci, error, line));
     }
-    Err(ParseError::new(ParseErrorKind::UnknownCommand, first))
+    Err(ParseError::new(
+        Dialect::Uci,
+        ParseErrorKind::UnknownCommand,
+        first,
+    ))
 }
 
 /// Dispatches on the command word; `None` if the word is not a command.
-fn parse_known_command(word: &str, tokens: &mut Tokens<'_>) -> Option<Result<Command, TokenError>> {
+fn parse_known_command<'a>(
+    word: &str,
+    tokens: &mut Words<'a>,
+) -> Option<Result<Command, WordError<'a>>> {
     let parsed = match word {
         "uci" => Ok(Command::Uci),
         "debug" => parse_debug(tokens),
@@ -223,20 +123,20 @@ fn parse_known_command(word: &str, tokens: &mut Tokens<'_>) -> Option<Result<Com
     Some(parsed)
 }
 
-fn parse_debug(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
+fn parse_debug<'a>(tokens: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     match tokens.next() {
         Some("on") => Ok(Command::Debug(true)),
         Some("off") => Ok(Command::Debug(false)),
-        Some(other) => Err(TokenError::token(ParseErrorKind::InvalidDebugSwitch, other)),
-        None => Err(TokenError::line(ParseErrorKind::MissingArgument)),
+        Some(other) => Err(WordError::word(ParseErrorKind::InvalidDebugSwitch, other)),
+        None => Err(WordError::line(ParseErrorKind::MissingArgument)),
     }
 }
 
 /// `setoption name N [value V]`: the name is every token up to `value` (joined by single
 /// spaces), the value everything after it.
-fn parse_setoption(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
+fn parse_setoption<'a>(tokens: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     if tokens.next() != Some("name") {
-        return Err(TokenError::line(ParseErrorKind::InvalidOption));
+        return Err(WordError::line(ParseErrorKind::InvalidSetOption));
     }
     let mut name = Vec::new();
     let mut value = None;
@@ -248,7 +148,7 @@ fn parse_setoption(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
         name.push(token);
     }
     if name.is_empty() {
-        return Err(TokenError::line(ParseErrorKind::InvalidOption));
+        return Err(WordError::line(ParseErrorKind::InvalidSetOption));
     }
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -257,7 +157,7 @@ fn parse_setoption(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
 }
 
 /// `position startpos|fen FEN [moves M...]`.
-fn parse_position(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
+fn parse_position<'a>(tokens: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     let start = match tokens.next() {
         Some("startpos") => StartPosition::StartPos,
         Some("fen") => {
@@ -270,31 +170,31 @@ fn parse_position(tokens: &mut Tokens<'_>) -> Result<Command, TokenError> {
                 tokens.next();
             }
             if fields.is_empty() {
-                return Err(TokenError::line(ParseErrorKind::MissingArgument));
+                return Err(WordError::line(ParseErrorKind::MissingArgument));
             }
             StartPosition::Fen(fields.join(" "))
         }
-        Some(_) => return Err(TokenError::line(ParseErrorKind::InvalidPosition)),
-        None => return Err(TokenError::line(ParseErrorKind::MissingArgument)),
+        Some(_) => return Err(WordError::line(ParseErrorKind::InvalidPosition)),
+        None => return Err(WordError::line(ParseErrorKind::MissingArgument)),
     };
     let moves = match tokens.next() {
         None => Vec::new(),
         Some("moves") => {
             let mut moves = Vec::new();
             for token in tokens.by_ref() {
-                if !is_coordinate_move(token) {
-                    return Err(TokenError::token(ParseErrorKind::InvalidMove, token));
+                if !is_move(token) {
+                    return Err(WordError::word(ParseErrorKind::InvalidMove, token));
                 }
                 moves.push(token.to_string());
             }
             moves
         }
-        Some(_) => return Err(TokenError::line(ParseErrorKind::InvalidPosition)),
+        Some(_) => return Err(WordError::line(ParseErrorKind::InvalidPosition)),
     };
     Ok(Command::Position { start, moves })
 }
 
-fn parse_go(tokens: &mut Tokens<'_>) -> Result<GoParameters, TokenError> {
+fn parse_go<'a>(tokens: &mut Words<'a>) -> Result<GoParameters, WordError<'a>> {
     let mut go = GoParameters::default();
     let mut ignored = Vec::new();
     while let Some(token) = tokens.next() {
@@ -312,7 +212,7 @@ fn parse_go(tokens: &mut Tokens<'_>) -> Result<GoParameters, TokenError> {
             "ponder" => go.ponder = true,
             "searchmoves" => {
                 while let Some(next) = tokens.peek() {
-                    if !is_coordinate_move(next) {
+                    if !is_move(next) {
                         break;
                     }
                     go.searchmoves.push(next.to_string());
@@ -328,82 +228,10 @@ fn parse_go(tokens: &mut Tokens<'_>) -> Result<GoParameters, TokenError> {
     Ok(go)
 }
 
-/// The words of the line, consumed left to right.
-struct Tokens<'a> {
-    remaining: &'a str,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(line: &'a str) -> Self {
-        Tokens { remaining: line }
-    }
-
-    fn peek(&self) -> Option<&'a str> {
-        word_and_separator(self.remaining).ok().map(|(_, w)| w)
-    }
-
-    /// Everything left (possibly empty); the line was trimmed, so no trailing whitespace.
-    fn take_rest(&mut self) -> &'a str {
-        std::mem::take(&mut self.remaining)
-    }
-
-    /// The next token as an integer of type `T`; overflow is reported apart from junk.
-    fn integer<T>(&mut self) -> Result<T, TokenError>
-    where
-        T: FromStr<Err = ParseIntError>,
-    {
-        let token = self
-            .next()
-            .ok_or(TokenError::line(ParseErrorKind::MissingArgument))?;
-        if all_consuming(integer_text)(token).is_err() {
-            return Err(TokenError::token(ParseErrorKind::InvalidNumber, token));
-        }
-        token.parse::<T>().map_err(|error| {
-            let kind = match error.kind() {
-                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
-                    ParseErrorKind::NumberOutOfRange
-                }
-                _ => ParseErrorKind::InvalidNumber,
-            };
-            TokenError::token(kind, token)
-        })
-    }
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let (remaining, token) = word_and_separator(self.remaining).ok()?;
-        self.remaining = remaining;
-        Some(token)
-    }
-}
-
-/// A word and the whitespace after it, so the remainder starts at the next word.
-fn word_and_separator(input: &str) -> IResult<&str, &str> {
-    terminated(
-        take_till1(char::is_whitespace),
-        take_while(char::is_whitespace),
-    )(input)
-}
-
-/// An optionally signed run of ASCII digits (conversion then reports overflow).
-fn integer_text(input: &str) -> IResult<&str, &str> {
-    recognize(pair(opt(one_of("+-")), digit1))(input)
-}
-
-/// `e2e4`, `e7e8q`, and the null move `0000` (which the session refuses as illegal).
-fn coordinate_move(input: &str) -> IResult<&str, &str> {
-    let square = |i| recognize(pair(one_of("abcdefgh"), one_of("12345678")))(i);
-    nom::branch::alt((
-        recognize(tuple((square, square, opt(one_of("qrbnQRBN"))))),
-        tag("0000"),
-    ))(input)
-}
-
-fn is_coordinate_move(token: &str) -> bool {
-    all_consuming(coordinate_move)(token).is_ok()
+/// A move in a move list: a coordinate move, or the null move `0000` (which the session
+/// refuses as illegal).
+fn is_move(token: &str) -> bool {
+    token == "0000" || all_consuming(coordinate_move)(token).is_ok()
 }
 
 #[cfg(test)]

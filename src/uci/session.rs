@@ -14,6 +14,7 @@ use crate::board::{
 use crate::engine::{Engine, Event, GoRequest, Report};
 use crate::game::Game;
 use crate::output::Output;
+use crate::protocol::text::Dialect;
 use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
@@ -224,9 +225,7 @@ impl Session {
                 match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
                     Ok(position) => position,
                     Err(error) => {
-                        self.info_string(&format!(
-                            "error (bad FEN, position unchanged): {fen}: {error}"
-                        ));
+                        self.error("bad FEN, position unchanged", &format!("{fen}: {error}"));
                         return;
                     }
                 }
@@ -241,10 +240,11 @@ impl Session {
                     played.push(m);
                 }
                 _ => {
-                    self.info_string(&format!(
-                        "error (illegal move, position unchanged): {text} in {}",
-                        game.position().to_fen()
-                    ));
+                    let fen = game.position().to_fen();
+                    self.error(
+                        "illegal move, position unchanged",
+                        &format!("{text} in {fen}"),
+                    );
                     return;
                 }
             }
@@ -286,9 +286,7 @@ impl Session {
         for text in &go.searchmoves {
             match parse_coordinate_in(self.engine.position(), text, self.notation()) {
                 Ok(m) if is_legal(self.engine.position(), m) => only.push(m),
-                _ => self.info_string(&format!(
-                    "error (illegal searchmoves move, ignored): {text}"
-                )),
+                _ => self.error("illegal searchmoves move, ignored", text),
             }
         }
         let waiting = if go.ponder {
@@ -460,6 +458,11 @@ impl Session {
         } else {
             CastlingNotation::Standard
         }
+    }
+
+    /// `info string error (REASON): SUBJECT`, UCI's way to say what it refused.
+    fn error(&self, reason: &str, subject: &str) {
+        self.out.line(&Dialect::Uci.error_reply(reason, subject));
     }
 
     /// `info string TEXT`, the echoed text made one printable line.

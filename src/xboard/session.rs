@@ -15,6 +15,7 @@ use crate::engine::{Engine, Event, Report};
 use crate::game::Outcome;
 use crate::logging;
 use crate::output::{Output, printable};
+use crate::protocol::text::{Dialect, illegal_move_reply};
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
 /// Whether the session goes on after an event.
@@ -328,10 +329,9 @@ impl Session {
         match variant {
             "normal" => self.engine.options.chess960 = false,
             "fischerandom" => self.engine.options.chess960 = true,
-            _ => self.out.line(&format!(
-                "Error (unsupported variant): {}",
-                printable(variant)
-            )),
+            _ => self
+                .out
+                .line(&Dialect::XBoard.error_reply("unsupported variant", variant)),
         }
     }
 
@@ -468,7 +468,7 @@ impl Session {
             EditCommand::Place { piece, square } => {
                 let Some(sq) = Square::parse(&square) else {
                     self.out
-                        .line(&format!("Error (bad edit command): {}", printable(&square)));
+                        .line(&Dialect::XBoard.error_reply("bad edit command", &square));
                     return;
                 };
                 let piece = PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
@@ -502,17 +502,15 @@ impl Session {
 
     fn user_move(&mut self, text: &str) {
         if self.is_thinking() {
-            self.out.line(&format!(
-                "Illegal move (not your turn): {}",
-                printable(text)
-            ));
+            self.out
+                .line(&illegal_move_reply(Some("not your turn"), text));
             return;
         }
         let m = match parse_move_in(self.engine.position(), text, self.notation()) {
             Ok(m) => m,
             Err(error) => {
                 log::debug!("{error}");
-                self.out.line(&format!("Illegal move: {}", printable(text)));
+                self.out.line(&illegal_move_reply(None, text));
                 return;
             }
         };
@@ -562,8 +560,7 @@ impl Session {
             MoveSelection::All => self.engine.exclude_all(exclude),
             MoveSelection::Move(text) => {
                 let Ok(m) = parse_move_in(self.engine.position(), &text, self.notation()) else {
-                    self.out
-                        .line(&format!("Illegal move: {}", printable(&text)));
+                    self.out.line(&illegal_move_reply(None, &text));
                     return;
                 };
                 self.engine.exclude(m, exclude);
