@@ -5,10 +5,12 @@
 use std::sync::mpsc::Receiver;
 
 use crate::cli::Protocol;
-use crate::engine::{self, EngineConfig, Event};
+use crate::engine::{self, EngineConfig, Event, Flow};
 use crate::output::Output;
 use crate::{uci, xboard};
 
+#[cfg(test)]
+pub(crate) mod harness;
 pub(crate) mod text;
 
 /// Settings fixed at start-up (command line).
@@ -68,15 +70,11 @@ pub fn run(config: StartConfig) {
         Protocol::Xboard => {
             let mut session =
                 xboard::session::Session::new(engine, Output::stdout(), startup_warning);
-            drive(early, &inbox, |event| {
-                session.handle(event) == xboard::session::Flow::Quit
-            });
+            drive(early, &inbox, |event| session.handle(event) == Flow::Quit);
         }
         Protocol::Uci => {
             let mut session = uci::session::Session::new(engine, Output::stdout(), startup_warning);
-            drive(early, &inbox, |event| {
-                session.handle(event) == uci::session::Flow::Quit
-            });
+            drive(early, &inbox, |event| session.handle(event) == Flow::Quit);
         }
     }
     // The session (and with it the search thread) is dropped by now.

@@ -37,6 +37,13 @@ pub(crate) enum Event {
     Search(SearchReport),
 }
 
+/// What a session says after each event: go on, or end (`quit`, the end of input).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
+}
+
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]
 pub(crate) struct EngineConfig {

@@ -11,18 +11,11 @@ use super::options;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
-use crate::engine::{Engine, Event, GoRequest, Report};
+use crate::engine::{Engine, Event, Flow, GoRequest, Report};
 use crate::game::Game;
 use crate::output::Output;
 use crate::protocol::text::Dialect;
 use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    Continue,
-    Quit,
-}
 
 /// What a running `go` is waiting for before its `bestmove` may go out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -471,3 +464,7 @@ impl Session {
         self.out.line(&format!("info string {text}"));
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod session_tests;

@@ -11,19 +11,12 @@ use crate::board::{
     CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
     move_text, parse_move_in,
 };
-use crate::engine::{Engine, Event, Report};
+use crate::engine::{Engine, Event, Flow, Report};
 use crate::game::Outcome;
 use crate::logging;
 use crate::output::{Output, printable};
 use crate::protocol::text::{Dialect, illegal_move_reply};
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    Continue,
-    Quit,
-}
 
 /// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
