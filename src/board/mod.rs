@@ -1,11 +1,13 @@
 //! The rules of chess and nothing else: squares, bitboards, attack tables, positions,
-//! legal move generation, FEN, move notation and perft.
+//! legal move generation, FEN, move notation, perft, and the game record (undo, repetition,
+//! the 50-move rule, results).
 
 pub mod attacks;
 pub mod bitboard;
 pub mod builder;
 pub mod castling;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -8,10 +8,12 @@ pub mod flags;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::corpus::filter::Filter;
-pub use crate::engine::options::DEFAULT_HASH_MB;
-use crate::engine::options::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
-use crate::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
+use crate::tools::corpus::filter::Filter;
+// What main.rs takes from the engine core, which the crate does not export.
+pub use crate::engine::limits::cap_hash_mb;
+use crate::engine::limits::{MAX_CLOCK_MS, MAX_HASH_MB, MAX_THREADS};
+use crate::engine::options::MAX_MOVE_OVERHEAD_MS;
+pub use crate::engine::options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use crate::logging::{
     DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES,
 };
@@ -167,7 +169,7 @@ const DATAGEN: Command = Command {
         Flag::new(&["--out"], Takes::Value("FILE"), "the new shard"),
         Flag::new(&["--games"], Takes::Value("N"), "stop after N games"),
         Flag::new(&["--nodes"], Takes::Value("N"), "soft node limit per move")
-            .default(Shown::Int(crate::datagen::DEFAULT_NODES)),
+            .default(Shown::Int(crate::tools::datagen::DEFAULT_NODES)),
         Flag::new(
             &["--seed"],
             Takes::Value("N"),
@@ -239,17 +241,17 @@ const TUNE: Command = Command {
         FIT_FILES,
         &[
             Flag::new(&["--epochs"], Takes::Value("N"), "passes over the data")
-                .default(Shown::Int(crate::tune::DEFAULT_EPOCHS as u64)),
+                .default(Shown::Int(crate::tools::tune::DEFAULT_EPOCHS as u64)),
             Flag::new(&["--batch"], Takes::Value("N"), "positions per step")
-                .default(Shown::Int(crate::tune::DEFAULT_BATCH as u64)),
+                .default(Shown::Int(crate::tools::tune::DEFAULT_BATCH as u64)),
             Flag::new(&["--lr"], Takes::Value("X"), "learning rate")
-                .default(Shown::Float(crate::tune::DEFAULT_LEARNING_RATE)),
+                .default(Shown::Float(crate::tools::tune::DEFAULT_LEARNING_RATE)),
             Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
             )
-            .default(Shown::Float(crate::tune::DEFAULT_LAMBDA)),
+            .default(Shown::Float(crate::tools::tune::DEFAULT_LAMBDA)),
             Flag::new(&["--seed"], Takes::Value("N"), "shuffling seed").default(Shown::Int(0)),
             Flag::new(
                 &["--holdout"],
@@ -288,25 +290,25 @@ const TRAIN: Command = Command {
         FIT_FILES,
         &[
             Flag::new(&["--epochs"], Takes::Value("N"), "passes over the data")
-                .default(Shown::Int(crate::train::DEFAULT_EPOCHS as u64)),
+                .default(Shown::Int(crate::tools::train::DEFAULT_EPOCHS as u64)),
             Flag::new(&["--batch"], Takes::Value("N"), "positions per step")
-                .default(Shown::Int(crate::train::DEFAULT_BATCH as u64)),
+                .default(Shown::Int(crate::tools::train::DEFAULT_BATCH as u64)),
             Flag::new(&["--lr"], Takes::Value("X"), "learning rate")
-                .default(Shown::Float(crate::train::DEFAULT_LEARNING_RATE)),
+                .default(Shown::Float(crate::tools::train::DEFAULT_LEARNING_RATE)),
             Flag::new(
                 &["--lr-step"],
                 Takes::Value("N"),
                 "the learning rate is multiplied by --lr-gamma every N epochs",
             )
-            .default(Shown::Int(crate::train::DEFAULT_LR_STEP as u64)),
+            .default(Shown::Int(crate::tools::train::DEFAULT_LR_STEP as u64)),
             Flag::new(&["--lr-gamma"], Takes::Value("X"), "see --lr-step")
-                .default(Shown::Float(crate::train::DEFAULT_LR_GAMMA)),
+                .default(Shown::Float(crate::tools::train::DEFAULT_LR_GAMMA)),
             Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
             )
-            .default(Shown::Float(crate::train::DEFAULT_LAMBDA)),
+            .default(Shown::Float(crate::tools::train::DEFAULT_LAMBDA)),
             Flag::new(
                 &["--seed"],
                 Takes::Value("N"),
@@ -318,7 +320,7 @@ const TRAIN: Command = Command {
                 Takes::Value("F"),
                 "fraction of the games held out for the validation loss",
             )
-            .default(Shown::Float(crate::train::DEFAULT_HOLDOUT)),
+            .default(Shown::Float(crate::tools::train::DEFAULT_HOLDOUT)),
             Flag::new(
                 &["--flip-files"],
                 Takes::Nothing,
@@ -837,13 +839,15 @@ impl DatagenArgs {
         self,
         options: &GlobalOptions,
         evaluation: crate::nnue::Evaluation,
-    ) -> crate::datagen::DatagenConfig {
-        crate::datagen::DatagenConfig {
+    ) -> crate::tools::datagen::DatagenConfig {
+        crate::tools::datagen::DatagenConfig {
             out: self.out,
             threads: options.threads_or_all_cores(),
-            hash_mb: options.hash_mb.unwrap_or(crate::datagen::DEFAULT_HASH_MB),
+            hash_mb: options
+                .hash_mb
+                .unwrap_or(crate::tools::datagen::DEFAULT_HASH_MB),
             games: self.games,
-            nodes: self.nodes.unwrap_or(crate::datagen::DEFAULT_NODES),
+            nodes: self.nodes.unwrap_or(crate::tools::datagen::DEFAULT_NODES),
             seed: self.seed.unwrap_or_else(rand::random),
             openings: self.openings,
             evaluation,
@@ -852,8 +856,8 @@ impl DatagenArgs {
 }
 
 impl TuneArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::tune::TuneConfig {
-        use crate::tune;
+    pub fn config(self, options: &GlobalOptions) -> crate::tools::tune::TuneConfig {
+        use crate::tools::tune;
         tune::TuneConfig {
             data: self.data,
             filter: self.filter,
@@ -873,8 +877,8 @@ impl TuneArgs {
 }
 
 impl TrainArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::train::TrainConfig {
-        use crate::train;
+    pub fn config(self, options: &GlobalOptions) -> crate::tools::train::TrainConfig {
+        use crate::tools::train;
         train::TrainConfig {
             data: self.data,
             filter: self.filter,

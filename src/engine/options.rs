@@ -220,7 +220,7 @@ pub(crate) enum OptionKind {
 }
 
 /// One option, declared once for both protocols, which render and parse it in their own
-/// syntax (`uci/options.rs`, `xboard/options.rs`).
+/// syntax (`protocol/uci/options.rs`, `protocol/xboard/options.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct EngineOption {
     pub(crate) name: &'static str,
@@ -340,7 +340,12 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "Hash",
         OptionKind::Spin {
-            range: |o| (1, crate::limits::hash_cap_mb().max(o.hash_mb as u64) as i64),
+            range: |o| {
+                (
+                    1,
+                    crate::engine::limits::hash_cap_mb().max(o.hash_mb as u64) as i64,
+                )
+            },
             get: |o| o.hash_mb as i64,
             set: |o, v| o.hash_mb = v as usize,
         },

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Move, Position, parse_move};
 use crate::engine::options::EngineOptions;
 use crate::engine::{Engine, Event, Flow};
-use crate::output::{Captured, Output};
+use crate::protocol::output::{Captured, Output};
 use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
 use crate::search::{ScoreBound, SearchInfo, SearchLimits, SearchOutcome, Searcher};
 

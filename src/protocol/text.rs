@@ -14,7 +14,7 @@ use nom::{
     sequence::{pair, terminated, tuple},
 };
 
-use crate::output::printable;
+use crate::protocol::output::printable;
 
 /// Which protocol an error reply is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

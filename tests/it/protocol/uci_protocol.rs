@@ -2,7 +2,7 @@
 //! table clear, go/stop and ponder/ponderhit on the clock, searchmoves, Multi-PV lines, the
 //! protocol choice by the first command, and exactly one bestmove per go. The session's
 //! rules without a clock (bad input, positions, held commands, ponder and stop bookkeeping)
-//! are checked in-process, in src/uci/session_tests.rs.
+//! are checked in-process, in src/protocol/uci/session/tests.rs.
 
 use crate::common;
 

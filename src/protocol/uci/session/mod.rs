@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use super::command::{Command, GoParameters, StartPosition, parse_command};
 use super::options;
+use crate::board::game::Game;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
 use crate::engine::{Engine, Event, Flow, GoRequest, Report};
-use crate::game::Game;
-use crate::output::Output;
+use crate::protocol::output::Output;
 use crate::protocol::text::Dialect;
 use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
@@ -460,11 +460,10 @@ impl Session {
 
     /// `info string TEXT`, the echoed text made one printable line.
     fn info_string(&self, text: &str) {
-        let text = crate::output::printable(text);
+        let text = crate::protocol::output::printable(text);
         self.out.line(&format!("info string {text}"));
     }
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
-mod session_tests;
+mod tests;

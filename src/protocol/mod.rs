@@ -6,12 +6,14 @@ use std::sync::mpsc::Receiver;
 
 use crate::cli::Protocol;
 use crate::engine::{self, EngineConfig, Event, Flow};
-use crate::output::Output;
-use crate::{uci, xboard};
+use crate::protocol::output::Output;
 
 #[cfg(test)]
 pub(crate) mod harness;
+pub(crate) mod output;
 pub(crate) mod text;
+pub mod uci;
+pub mod xboard;
 
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]

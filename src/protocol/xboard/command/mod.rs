@@ -2,7 +2,7 @@
 //! [`Command`] (or, in `edit` mode, one [`EditCommand`]) or a [`ParseError`] whose `reply()` is
 //! the `Error (...): ...` line to send back. Move and FEN legality are checked by the caller.
 
-use crate::limits::{
+use crate::engine::limits::{
     MAX_CLOCK_MS, MAX_DEPTH, MAX_HASH_MB, MAX_MOVES_PER_SESSION, MAX_NPS, MAX_THREADS,
 };
 use crate::protocol::text::{

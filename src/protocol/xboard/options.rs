@@ -5,8 +5,6 @@
 pub(crate) use crate::engine::options::OptionEffect;
 use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
 
-pub use crate::engine::options::DEFAULT_MOVE_OVERHEAD_MS;
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
     Unknown(String),

@@ -493,3 +493,13 @@ fn a_game_the_opponent_ends_is_claimed_without_a_search() {
     assert_eq!(h.output(), ["0-1 {Black mates}"]);
     assert!(h.jobs().is_empty());
 }
+
+#[test]
+fn scores_in_protocol_units() {
+    assert_eq!(protocol_score(35), 35);
+    assert_eq!(protocol_score(-120), -120);
+    assert_eq!(protocol_score(MATE - 1), 100_001);
+    assert_eq!(protocol_score(MATE - 3), 100_002);
+    assert_eq!(protocol_score(-(MATE - 2)), -100_001);
+    assert_eq!(protocol_score(-(MATE - 4)), -100_002);
+}

@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options;
+use crate::board::game::Outcome;
 use crate::board::{
     CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
     move_text, parse_move_in,
 };
 use crate::engine::{Engine, Event, Flow, Report};
-use crate::game::Outcome;
 use crate::logging;
-use crate::output::{Output, printable};
+use crate::protocol::output::{Output, printable};
 use crate::protocol::text::{Dialect, illegal_move_reply};
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
 
@@ -816,21 +816,4 @@ pub(crate) fn protocol_score(score: i32) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::MATE;
-
-    #[test]
-    fn scores_in_protocol_units() {
-        assert_eq!(protocol_score(35), 35);
-        assert_eq!(protocol_score(-120), -120);
-        assert_eq!(protocol_score(MATE - 1), 100_001);
-        assert_eq!(protocol_score(MATE - 3), 100_002);
-        assert_eq!(protocol_score(-(MATE - 2)), -100_001);
-        assert_eq!(protocol_score(-(MATE - 4)), -100_002);
-    }
-}
-
-#[cfg(test)]
-#[path = "session_tests.rs"]
-mod session_tests;
+mod tests;
