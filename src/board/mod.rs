@@ -17,9 +17,9 @@ pub mod position;
 pub mod square;
 
 pub use bitboard::Bitboard;
-pub use builder::{PositionBuilder, PositionError};
+pub use builder::{MAX_HALFMOVE_CLOCK, PositionBuilder, PositionError};
 pub use castling::{CastleSide, CastlingRights};
-pub use fen::{CastlingMode, FenError, MAX_HALFMOVE_CLOCK, START_FEN};
+pub use fen::{CastlingMode, FenError, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{
