@@ -17,6 +17,7 @@ pub use crate::engine::options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
 use crate::logging::{
     DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES,
 };
+use crate::protocol::Protocol;
 use crate::search::SearchDriver;
 use flags::{
     Command, Flag, Matches, Shown, Takes, bounded, fraction, is_option, nonnegative, number,
@@ -404,13 +405,6 @@ impl GlobalOptions {
         self.threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
-}
-
-/// The protocol spoken on stdin/stdout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Xboard,
-    Uci,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

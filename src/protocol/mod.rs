@@ -4,7 +4,6 @@
 
 use std::sync::mpsc::Receiver;
 
-use crate::cli::Protocol;
 use crate::engine::{self, EngineConfig, Event, Flow};
 use crate::protocol::output::Output;
 
@@ -14,6 +13,13 @@ pub(crate) mod output;
 pub(crate) mod text;
 pub mod uci;
 pub mod xboard;
+
+/// The protocol spoken on stdin/stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Xboard,
+    Uci,
+}
 
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]
