@@ -1,32 +1,34 @@
 //! Ironwood: a chess engine speaking the XBoard/WinBoard protocol (CECP v2) and UCI.
-//! Rooms and their one-way doors: protocol -> xboard | uci -> engine -> search -> nnue -> eval
-//! -> board, engine -> game -> board; the tools (bench, epd, perft, datagen, corpus, tune,
-//! train) beside the protocols. ARCHITECTURE.md has the whole picture and its exceptions.
+//! Layers and their one-way doors: protocol (xboard | uci) -> engine -> search -> nnue ->
+//! eval -> board; the tools beside the protocols; main.rs and cli/ on top. ARCHITECTURE.md
+//! has the whole picture and its exceptions.
 
 /// The commit this binary was built from (see `build.rs`).
 pub const BUILD_COMMIT: &str = env!("IRONWOOD_COMMIT");
 
-pub mod bench;
+// Exported: the integration tests play positions, perft and games through it.
 pub mod board;
+// Exported: main.rs parses its arguments with it; the tests check its limits.
 pub mod cli;
-pub mod corpus;
-pub mod datagen;
+// The protocol-free core: only the protocols (and cli, for defaults it re-exports) use it.
 pub(crate) mod engine;
-pub mod epd;
+// Used inside the crate only (the network's classical fallback, the tuner), but exported:
+// the tuner's view of it (`EvalTrace::evaluate`, the layout's end) is read only by tests, and
+// in a crate-private module those would be dead code.
 pub mod eval;
-pub mod game;
-pub mod limits;
+// Exported: main.rs starts the log before anything else.
 pub mod logging;
+// Exported: main.rs loads `--eval-file`; the tests compare the SIMD paths and the trainer's
+// networks.
 pub mod nnue;
-pub mod output;
-pub mod perft_command;
+// Exported: main.rs runs a session; the tests read XBoard's result lines.
 pub mod protocol;
+// Exported: main.rs picks `--driver`; the tests run searches directly.
 pub mod search;
+// Exported: main.rs ignores SIGINT and asks whether stdin is a terminal.
 pub mod sys;
-pub mod train;
-pub mod tune;
-pub mod uci;
-pub mod xboard;
+// Exported: main.rs runs the subcommands; the tests drive datagen, tune, train and the corpus.
+pub mod tools;
 
 /// The version that `--version`, UCI `id name`, XBoard `myname` and every log header show:
 /// the package version, followed in a release build (`release.sh` sets IRONWOOD_BUILD at

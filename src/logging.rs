@@ -601,9 +601,15 @@ mod tests {
                     .build(),
             )
         };
-        assert!(record("ironwood::xboard::output", log::Level::Debug));
+        assert!(record(
+            "ironwood::protocol::xboard::output",
+            log::Level::Debug
+        ));
         assert!(!record(THINKING_TARGET, log::Level::Debug));
-        assert!(!record("ironwood::xboard::output", log::Level::Trace));
+        assert!(!record(
+            "ironwood::protocol::xboard::output",
+            log::Level::Trace
+        ));
         let filter = LogLevel::Debug.filter();
         assert!(
             filter.matches(

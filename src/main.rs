@@ -1,11 +1,13 @@
 //! Entry point: parse the command line, then a protocol session (XBoard or UCI) or a subcommand.
 
-use ironwood::cli::{self, Cli, Subcommand};
-use ironwood::limits::{DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
+use ironwood::cli::{
+    self, Cli, DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Subcommand,
+};
 use ironwood::nnue::{Evaluation, Network};
 use ironwood::protocol::{self, StartConfig};
 use ironwood::search::SearchDriver;
-use ironwood::{bench, epd, limits, logging, perft_command, sys};
+use ironwood::tools::{bench, epd, perft_command};
+use ironwood::{logging, sys};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +24,7 @@ fn main() {
     // `--hash` gets the same memory cap, and says so in the same words, as `memory N`; every
     // mode (the tools too) sees the capped size.
     options.hash_mb = options.hash_mb.map(|mb| {
-        let size = limits::cap_hash_mb(mb as u64);
+        let size = cli::cap_hash_mb(mb as u64);
         if let Some(note) = &size.note {
             eprintln!("ironwood: {note}");
         }
@@ -57,11 +59,11 @@ fn main() {
         Subcommand::Datagen(args) => {
             let config = args.config(&options, cli_evaluation(&options));
             eprintln!("datagen: seed {}", config.seed);
-            report(ironwood::datagen::run(&config))
+            report(ironwood::tools::datagen::run(&config))
         }
         Subcommand::Corpus(command) => report(corpus(command)),
-        Subcommand::Tune(args) => report(ironwood::tune::run(&args.config(&options))),
-        Subcommand::Train(args) => report(ironwood::train::run(&args.config(&options))),
+        Subcommand::Tune(args) => report(ironwood::tools::tune::run(&args.config(&options))),
+        Subcommand::Train(args) => report(ironwood::tools::train::run(&args.config(&options))),
     };
     std::process::exit(code);
 }
@@ -140,7 +142,7 @@ fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
 
 /// Exit status 0, or the error on stderr and 1.
 fn corpus(command: cli::CorpusCommand) -> Result<(), String> {
-    use ironwood::corpus::{legacy, manifest};
+    use ironwood::tools::corpus::{legacy, manifest};
     match command {
         cli::CorpusCommand::Add { dir, outputs } => {
             let added = manifest::add(&dir, &outputs)?;

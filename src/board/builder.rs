@@ -6,9 +6,13 @@ use std::fmt;
 
 use super::attacks::pawn_attacks;
 use super::castling::{CastleSide, CastlingRights, home_rank};
-use super::fen::MAX_HALFMOVE_CLOCK;
 use super::position::Position;
 use super::square::{Color, Piece, PieceKind, Square};
+
+/// The largest halfmove clock a position may have (and so a FEN may give). The counter is
+/// 16 bits and only ever grows by one per ply (saturating), so this leaves room for any game
+/// played on from the position; no real game gets near it (the 75-move rule ends one at 150).
+pub const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {

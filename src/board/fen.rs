@@ -4,18 +4,13 @@
 //! as X-FEN (`KQkq` for the outermost rook, a file letter for another) or Shredder-FEN
 //! (`HAha`) and written as X-FEN, which is plain FEN for normal chess.
 
-use super::builder::{PositionBuilder, PositionError};
+use super::builder::{MAX_HALFMOVE_CLOCK, PositionBuilder, PositionError};
 use super::castling::{CastleSide, CastlingRights, home_rank};
 use super::position::Position;
 use super::square::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The largest halfmove clock a FEN may give. The counter is 16 bits and only ever grows by
-/// one per ply (saturating), so this leaves room for any game played on from the position;
-/// no real game gets near it (the 75-move rule ends one at 150).
-pub const MAX_HALFMOVE_CLOCK: u16 = 60_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
@@ -79,6 +74,11 @@ pub enum CastlingMode {
 }
 
 impl Position {
+    /// The position a game of normal chess starts from.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start position FEN is valid")
+    }
+
     /// Parses a normal-chess FEN; see `from_fen_in`.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Position::from_fen_in(fen, CastlingMode::Standard)

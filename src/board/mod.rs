@@ -1,11 +1,13 @@
 //! The rules of chess and nothing else: squares, bitboards, attack tables, positions,
-//! legal move generation, FEN, move notation and perft.
+//! legal move generation, FEN, move notation, perft, and the game record (undo, repetition,
+//! the 50-move rule, results).
 
 pub mod attacks;
 pub mod bitboard;
 pub mod builder;
 pub mod castling;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -15,9 +17,9 @@ pub mod position;
 pub mod square;
 
 pub use bitboard::Bitboard;
-pub use builder::{PositionBuilder, PositionError};
+pub use builder::{MAX_HALFMOVE_CLOCK, PositionBuilder, PositionError};
 pub use castling::{CastleSide, CastlingRights};
-pub use fen::{CastlingMode, FenError, MAX_HALFMOVE_CLOCK, START_FEN};
+pub use fen::{CastlingMode, FenError, START_FEN};
 pub use movegen::{is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{

@@ -51,10 +51,6 @@ impl Position {
         }
     }
 
-    pub fn startpos() -> Position {
-        Position::from_fen(super::fen::START_FEN).expect("the start position FEN is valid")
-    }
-
     // ----- setup (used by the FEN parser) -----
 
     pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {

@@ -8,14 +8,19 @@ pub mod flags;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::corpus::filter::Filter;
-use crate::limits::{
-    DEFAULT_DATAGEN_NODES, DEFAULT_EPD_MS, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
-    MAX_CLI_DEPTH, MAX_CLOCK_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
+use crate::tools::corpus::filter::Filter;
+// What main.rs takes from the engine core, which the crate does not export.
+pub use crate::engine::limits::{
+    DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, cap_hash_mb,
+};
+use crate::engine::limits::{
+    DEFAULT_DATAGEN_NODES, DEFAULT_EPD_MS, MAX_CLI_DEPTH, MAX_CLOCK_MS, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
 };
 use crate::logging::{
     DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES,
 };
+use crate::protocol::Protocol;
 use crate::search::SearchDriver;
 use flags::{
     Command, Flag, Matches, Shown, Takes, bounded, fraction, is_option, nonnegative, number,
@@ -237,17 +242,17 @@ const TUNE: Command = Command {
         FIT_FILES,
         &[
             Flag::new(&["--epochs"], Takes::Value("N"), "passes over the data")
-                .default(Shown::Int(crate::tune::DEFAULT_EPOCHS as u64)),
+                .default(Shown::Int(crate::tools::tune::DEFAULT_EPOCHS as u64)),
             Flag::new(&["--batch"], Takes::Value("N"), "positions per step")
-                .default(Shown::Int(crate::tune::DEFAULT_BATCH as u64)),
+                .default(Shown::Int(crate::tools::tune::DEFAULT_BATCH as u64)),
             Flag::new(&["--lr"], Takes::Value("X"), "learning rate")
-                .default(Shown::Float(crate::tune::DEFAULT_LEARNING_RATE)),
+                .default(Shown::Float(crate::tools::tune::DEFAULT_LEARNING_RATE)),
             Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
             )
-            .default(Shown::Float(crate::tune::DEFAULT_LAMBDA)),
+            .default(Shown::Float(crate::tools::tune::DEFAULT_LAMBDA)),
             Flag::new(&["--seed"], Takes::Value("N"), "shuffling seed").default(Shown::Int(0)),
             Flag::new(
                 &["--holdout"],
@@ -286,25 +291,25 @@ const TRAIN: Command = Command {
         FIT_FILES,
         &[
             Flag::new(&["--epochs"], Takes::Value("N"), "passes over the data")
-                .default(Shown::Int(crate::train::DEFAULT_EPOCHS as u64)),
+                .default(Shown::Int(crate::tools::train::DEFAULT_EPOCHS as u64)),
             Flag::new(&["--batch"], Takes::Value("N"), "positions per step")
-                .default(Shown::Int(crate::train::DEFAULT_BATCH as u64)),
+                .default(Shown::Int(crate::tools::train::DEFAULT_BATCH as u64)),
             Flag::new(&["--lr"], Takes::Value("X"), "learning rate")
-                .default(Shown::Float(crate::train::DEFAULT_LEARNING_RATE)),
+                .default(Shown::Float(crate::tools::train::DEFAULT_LEARNING_RATE)),
             Flag::new(
                 &["--lr-step"],
                 Takes::Value("N"),
                 "the learning rate is multiplied by --lr-gamma every N epochs",
             )
-            .default(Shown::Int(crate::train::DEFAULT_LR_STEP as u64)),
+            .default(Shown::Int(crate::tools::train::DEFAULT_LR_STEP as u64)),
             Flag::new(&["--lr-gamma"], Takes::Value("X"), "see --lr-step")
-                .default(Shown::Float(crate::train::DEFAULT_LR_GAMMA)),
+                .default(Shown::Float(crate::tools::train::DEFAULT_LR_GAMMA)),
             Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
             )
-            .default(Shown::Float(crate::train::DEFAULT_LAMBDA)),
+            .default(Shown::Float(crate::tools::train::DEFAULT_LAMBDA)),
             Flag::new(
                 &["--seed"],
                 Takes::Value("N"),
@@ -316,7 +321,7 @@ const TRAIN: Command = Command {
                 Takes::Value("F"),
                 "fraction of the games held out for the validation loss",
             )
-            .default(Shown::Float(crate::train::DEFAULT_HOLDOUT)),
+            .default(Shown::Float(crate::tools::train::DEFAULT_HOLDOUT)),
             Flag::new(
                 &["--flip-files"],
                 Takes::Nothing,
@@ -400,13 +405,6 @@ impl GlobalOptions {
         self.threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
-}
-
-/// The protocol spoken on stdin/stdout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Xboard,
-    Uci,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -835,11 +833,13 @@ impl DatagenArgs {
         self,
         options: &GlobalOptions,
         evaluation: crate::nnue::Evaluation,
-    ) -> crate::datagen::DatagenConfig {
-        crate::datagen::DatagenConfig {
+    ) -> crate::tools::datagen::DatagenConfig {
+        crate::tools::datagen::DatagenConfig {
             out: self.out,
             threads: options.threads_or_all_cores(),
-            hash_mb: options.hash_mb.unwrap_or(crate::datagen::DEFAULT_HASH_MB),
+            hash_mb: options
+                .hash_mb
+                .unwrap_or(crate::tools::datagen::DEFAULT_HASH_MB),
             games: self.games,
             nodes: self.nodes.unwrap_or(DEFAULT_DATAGEN_NODES),
             seed: self.seed.unwrap_or_else(rand::random),
@@ -850,8 +850,8 @@ impl DatagenArgs {
 }
 
 impl TuneArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::tune::TuneConfig {
-        use crate::tune;
+    pub fn config(self, options: &GlobalOptions) -> crate::tools::tune::TuneConfig {
+        use crate::tools::tune;
         tune::TuneConfig {
             data: self.data,
             filter: self.filter,
@@ -871,8 +871,8 @@ impl TuneArgs {
 }
 
 impl TrainArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::train::TrainConfig {
-        use crate::train;
+    pub fn config(self, options: &GlobalOptions) -> crate::tools::train::TrainConfig {
+        use crate::tools::train;
         train::TrainConfig {
             data: self.data,
             filter: self.filter,

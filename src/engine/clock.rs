@@ -3,7 +3,7 @@
 //! between the GUI's updates (which, when they come, overwrite it).
 
 use crate::board::Color;
-use crate::game::Game;
+use crate::board::game::Game;
 use crate::search::{TimeBudget, TimeControl};
 
 #[derive(Clone, Debug)]

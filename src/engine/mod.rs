@@ -4,6 +4,7 @@
 //! `xboard` (and `uci`) turn their commands into these calls and format the replies.
 
 pub(crate) mod clock;
+pub mod limits;
 pub(crate) mod options;
 pub(crate) mod policy;
 pub(crate) mod strength;
@@ -13,8 +14,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::board::Color;
+use crate::board::game::{Game, Outcome};
 use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
-use crate::game::{Game, Outcome};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
     RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
@@ -35,6 +36,13 @@ pub(crate) enum Event {
     /// stdin closed: the GUI is gone.
     Eof,
     Search(SearchReport),
+}
+
+/// What a session says after each event: go on, or end (`quit`, the end of input).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
 }
 
 /// Settings fixed at start-up (command line).
@@ -346,7 +354,7 @@ impl Engine {
     // Settings carried out by the search thread
 
     pub(crate) fn set_hash_mb(&mut self, requested: u64) -> usize {
-        let size = crate::limits::cap_hash_mb(requested);
+        let size = crate::engine::limits::cap_hash_mb(requested);
         // Logged, not sent: protocol-1 GUIs (Knights) read any stray line as a move.
         if let Some(note) = &size.note {
             log::warn!("{note}");

@@ -8,7 +8,9 @@
 
 use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
-use crate::limits::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
+use crate::engine::limits::{
+    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+};
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
@@ -216,7 +218,7 @@ pub(crate) enum OptionKind {
 }
 
 /// One option, declared once for both protocols, which render and parse it in their own
-/// syntax (`uci/options.rs`, `xboard/options.rs`).
+/// syntax (`protocol/uci/options.rs`, `protocol/xboard/options.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct EngineOption {
     pub(crate) name: &'static str,
@@ -336,7 +338,12 @@ pub(crate) const OPTIONS: [EngineOption; 36] = [
     option(
         "Hash",
         OptionKind::Spin {
-            range: |o| (1, crate::limits::hash_cap_mb().max(o.hash_mb as u64) as i64),
+            range: |o| {
+                (
+                    1,
+                    crate::engine::limits::hash_cap_mb().max(o.hash_mb as u64) as i64,
+                )
+            },
             get: |o| o.hash_mb as i64,
             set: |o, v| o.hash_mb = v as usize,
         },

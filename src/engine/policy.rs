@@ -2,8 +2,8 @@
 //! scores (centipawns from the engine's side): a search stopped before it scored any move
 //! teaches it nothing.
 
+use crate::board::game::Game;
 use crate::board::{Color, PieceKind};
-use crate::game::Game;
 
 /// Scores below this (centipawns, engine's view) make the engine accept a draw offer.
 const ACCEPT_DRAW_BELOW: i32 = -150;

@@ -146,7 +146,7 @@ pub(crate) mod tests {
             .flat_map(|text| suite(text))
             .collect();
         positions.extend(
-            crate::bench::BENCH_POSITIONS
+            crate::tools::bench::BENCH_POSITIONS
                 .iter()
                 .map(|fen| position(fen)),
         );

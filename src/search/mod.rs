@@ -225,7 +225,7 @@ impl Searcher {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, crate::limits::MAX_THREADS as usize);
+        self.threads = threads.clamp(1, crate::engine::limits::MAX_THREADS as usize);
     }
 
     /// Empties the transposition table and the history tables (a new game).

@@ -7,8 +7,8 @@ use crate::common;
 use ironwood::board::Color;
 use ironwood::board::{MoveKind, Position};
 use ironwood::nnue::{Accumulator, Evaluation, Network, NetworkError, SimdPath, file};
-use ironwood::train::network::{FloatNetwork, white_features};
-use ironwood::train::{Sample, loss, loss_and_gradient};
+use ironwood::tools::train::network::{FloatNetwork, white_features};
+use ironwood::tools::train::{Sample, loss, loss_and_gradient};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -13,7 +13,7 @@ use common::{
 };
 use ironwood::board::{FenError, Position};
 use ironwood::cli::{self, Subcommand};
-use ironwood::epd::{self, EpdError};
+use ironwood::tools::epd::{self, EpdError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{Engine, LONG, SHORT, scratch_dir, thinking};
+use ironwood::board::game::Game;
 use ironwood::board::{MoveList, legal_moves, parse_move};
-use ironwood::game::Game;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

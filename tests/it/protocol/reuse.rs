@@ -7,8 +7,8 @@
 use crate::common;
 
 use common::{Engine, LONG, SHORT, is_result, legal, openings, proc_figure, say, thinking};
+use ironwood::board::game::Game;
 use ironwood::board::{Move, Position, parse_move};
-use ironwood::game::Game;
 use std::time::Duration;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3pN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -10,8 +10,8 @@
 use crate::common;
 
 use common::{Engine, LONG, SHORT, is_result, openings, proc_figure, say, scratch_dir};
+use ironwood::board::game::Game;
 use ironwood::board::{MoveList, Position, legal_moves, parse_move};
-use ironwood::game::Game;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -9,8 +9,8 @@
 use crate::common;
 
 use common::{Engine, LONG, SHORT, openings, scratch_dir};
+use ironwood::board::game::{Game, Outcome};
 use ironwood::board::{Position, is_legal, parse_move};
-use ironwood::game::{Game, Outcome};
 
 fn start() -> Engine {
     let log_dir = scratch_dir("uci-output-logs");

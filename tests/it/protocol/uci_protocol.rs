@@ -1,7 +1,8 @@
 //! UCI conversations through the real binary: the handshake and options, isready after a
-//! table clear, go/stop, ponder/ponderhit, infinite searches, searchmoves, Multi-PV lines,
-//! illegal positions, the protocol choice by the first command, and exactly one bestmove
-//! per go.
+//! table clear, go/stop and ponder/ponderhit on the clock, searchmoves, Multi-PV lines, the
+//! protocol choice by the first command, and exactly one bestmove per go. The session's
+//! rules without a clock (bad input, positions, held commands, ponder and stop bookkeeping)
+//! are checked in-process, in src/protocol/uci/session/tests.rs.
 
 use crate::common;
 
@@ -160,38 +161,6 @@ fn isready_after_ucinewgame_waits_for_the_table_clear() {
 }
 
 #[test]
-fn go_depth_reports_each_iteration_then_one_bestmove() {
-    let mut engine = uci_engine(&[]);
-    engine.send("position startpos");
-    engine.send("go depth 5");
-    let (lines, _) = best_move(&mut engine, &Position::startpos(), LONG);
-    let depths: Vec<u32> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
-        .filter_map(|l| field(l, "depth")?.parse().ok())
-        .collect();
-    for d in 1..=5 {
-        assert!(depths.contains(&d), "depth {d}: {lines:?}");
-    }
-    for line in lines.iter().filter(|l| l.contains(" pv ")) {
-        for key in [
-            "depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "tbhits", "time",
-        ] {
-            assert!(field(line, key).is_some(), "{key} in {line}");
-        }
-        let score = field(line, "score").unwrap();
-        assert!(score == "cp" || score == "mate", "{line}");
-        let mut pos = Position::startpos();
-        for text in pv(line) {
-            let m = parse_move(&pos, text).unwrap_or_else(|_| panic!("{text} in {line}"));
-            assert!(is_legal(&pos, m), "{line}");
-            pos = pos.make_move(m);
-        }
-    }
-    assert!(engine.drain(Duration::from_millis(300)).is_empty());
-}
-
-#[test]
 fn infinite_search_waits_for_stop_and_answers_once() {
     let mut engine = uci_engine(&[]);
     engine.send("position startpos moves e2e4");
@@ -258,53 +227,6 @@ fn ponder_search_answers_after_ponderhit_or_stop() {
 }
 
 #[test]
-fn a_ponder_search_that_ends_early_keeps_its_answer_for_ponderhit() {
-    let mut engine = uci_engine(&[]);
-    // Mate in one: the search proves it at once, but must not answer before the hit.
-    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    engine.send("go ponder wtime 5000 btime 5000");
-    let early = engine.drain(Duration::from_millis(600));
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    engine.send("ponderhit");
-    let line = engine.expect("bestmove", SHORT, |l| l.starts_with("bestmove"));
-    assert_eq!(line, "bestmove a1a8");
-
-    // No legal move at all: `bestmove 0000`, and still only after `stop`.
-    engine.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    engine.send("go infinite");
-    let early = engine.drain(Duration::from_millis(400));
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    engine.send("stop");
-    let line = engine.expect("bestmove", SHORT, |l| l.starts_with("bestmove"));
-    assert_eq!(line, "bestmove 0000");
-    engine.send("go depth 3");
-    let line = engine.expect("bestmove", SHORT, |l| l.starts_with("bestmove"));
-    assert_eq!(line, "bestmove 0000");
-}
-
-#[test]
-fn bestmove_carries_a_legal_ponder_move() {
-    let mut engine = uci_engine(&[]);
-    engine.send("position startpos moves d2d4");
-    engine.send("go depth 6");
-    let line = engine.expect("bestmove", LONG, |l| l.starts_with("bestmove"));
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(tokens.len(), 4, "{line}");
-    assert_eq!(tokens[2], "ponder");
-    let pos = after(&["d2d4"]);
-    let best = parse_move(&pos, tokens[1]).unwrap();
-    let next = pos.make_move(best);
-    let reply = parse_move(&next, tokens[3]).unwrap();
-    assert!(is_legal(&next, reply), "{line}");
-}
-
-#[test]
 fn searchmoves_restricts_the_root_moves() {
     let mut engine = uci_engine(&[]);
     engine.send("position startpos");
@@ -361,69 +283,6 @@ fn multipv_reports_each_line_every_iteration() {
             .all(|l| field(l, "multipv") == Some("1")),
         "{lines:?}"
     );
-}
-
-#[test]
-fn illegal_positions_are_reported_and_leave_the_previous_one() {
-    let mut engine = uci_engine(&[]);
-    engine.send("position startpos moves e2e4");
-    for bad in [
-        "position startpos moves e2e5",
-        "position startpos moves e2e4 e7e5 e1g1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
-        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-        "position startpos moves e2e4 0000",
-    ] {
-        engine.send(bad);
-        let lines = ready(&mut engine, SHORT);
-        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error"),
-            "{bad}: {lines:?}"
-        );
-    }
-    // Still the position after 1.e4: Black to move.
-    engine.send("go depth 2");
-    best_move(&mut engine, &after(&["e2e4"]), SHORT);
-}
-
-#[test]
-fn bad_commands_get_an_info_string_and_nothing_else() {
-    let mut engine = uci_engine(&[]);
-    for (line, reply) in [
-        (
-            "frobnicate",
-            "info string error (unknown command): frobnicate",
-        ),
-        ("go depth x", "info string error (invalid number): x"),
-        (
-            "setoption name Bogus value 1",
-            "info string error (unknown option): Bogus",
-        ),
-        (
-            "setoption name MultiPV value many",
-            "info string error (invalid option value): MultiPV = many",
-        ),
-        (
-            "setoption name MultiPV value 65",
-            "info string error (option value out of range 1 to 64): MultiPV = 65",
-        ),
-        (
-            "debug sometimes",
-            "info string error (debug wants on or off): sometimes",
-        ),
-    ] {
-        engine.send(line);
-        assert_eq!(ready(&mut engine, SHORT), [reply], "{line}");
-    }
-    engine.send("register later");
-    engine.send("debug on");
-    engine.send("stop");
-    engine.send("ponderhit");
-    engine.send("\u{1b}[A junk \u{7f}");
-    let lines = ready(&mut engine, SHORT);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].starts_with("info string error (unknown command): "));
 }
 
 #[test]

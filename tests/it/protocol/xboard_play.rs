@@ -4,9 +4,9 @@
 use crate::common;
 
 use common::{Engine, LONG, SHORT, is_result, legal, thinking};
+use ironwood::board::game::Game;
 use ironwood::board::{Color, Position, parse_move};
-use ironwood::game::Game;
-use ironwood::xboard::session::result_line;
+use ironwood::protocol::xboard::session::result_line;
 use std::time::{Duration, Instant};
 
 const RULES: &str = include_str!("../../data/rules.epd");

@@ -7,13 +7,13 @@ use crate::common;
 use common::{
     Engine, LONG, MateCase, SHORT, mate_cases, mate_search_depth, run_ironwood, thinking,
 };
-use ironwood::bench::BENCH_POSITIONS;
 use ironwood::board::{MoveList, Position, is_legal, legal_moves, parse_move, parse_san};
 use ironwood::nnue::{Evaluation, Network};
 use ironwood::search::{
     IidMode, SearchControl, SearchDriver, SearchFeatures, SearchLimits, SearchOutcome, Searcher,
     Silent, mate_moves,
 };
+use ironwood::tools::bench::BENCH_POSITIONS;
 
 const PERFT: &str = include_str!("../../data/perft.epd");
 

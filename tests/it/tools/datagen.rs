@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use ironwood::corpus::format::{Ending, GameResult, read_shard};
+use ironwood::tools::corpus::format::{Ending, GameResult, read_shard};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -125,9 +125,13 @@ fn a_short_run_writes_loadable_reproducible_networks() {
         "5",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    let games = ironwood::corpus::format::read_shard(&next).unwrap().games;
+    let games = ironwood::tools::corpus::format::read_shard(&next)
+        .unwrap()
+        .games;
     assert!(!games.is_empty());
-    let first = ironwood::corpus::format::read_shard(&data).unwrap().games;
+    let first = ironwood::tools::corpus::format::read_shard(&data)
+        .unwrap()
+        .games;
     assert_ne!(
         games[0].scored[..3],
         first[0].scored[..3],

@@ -9,13 +9,13 @@
 mod resolve;
 mod shape;
 
-use crate::corpus::filter::{Filter, TrainingPosition, read_games, shard_paths};
 use crate::eval::MAX_PHASE;
 use crate::eval::params::{ScaleFactors, Weights, index, weights_source};
 use crate::eval::scaling::{FULL, ScaleCase};
 use crate::eval::score::Score;
 use crate::eval::trace::EvalTrace;
 use crate::eval::weights::{SCALE, WEIGHTS};
+use crate::tools::corpus::filter::{Filter, TrainingPosition, read_games, shard_paths};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

@@ -8,20 +8,14 @@ use std::time::Duration;
 
 use super::command::{Command, GoParameters, StartPosition, parse_command};
 use super::options;
+use crate::board::game::Game;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
-use crate::engine::{Engine, Event, GoRequest, Report};
-use crate::game::Game;
-use crate::output::Output;
+use crate::engine::{Engine, Event, Flow, GoRequest, Report};
+use crate::protocol::output::Output;
+use crate::protocol::text::Dialect;
 use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    Continue,
-    Quit,
-}
 
 /// What a running `go` is waiting for before its `bestmove` may go out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,9 +218,7 @@ impl Session {
                 match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
                     Ok(position) => position,
                     Err(error) => {
-                        self.info_string(&format!(
-                            "error (bad FEN, position unchanged): {fen}: {error}"
-                        ));
+                        self.error("bad FEN, position unchanged", &format!("{fen}: {error}"));
                         return;
                     }
                 }
@@ -241,10 +233,11 @@ impl Session {
                     played.push(m);
                 }
                 _ => {
-                    self.info_string(&format!(
-                        "error (illegal move, position unchanged): {text} in {}",
-                        game.position().to_fen()
-                    ));
+                    let fen = game.position().to_fen();
+                    self.error(
+                        "illegal move, position unchanged",
+                        &format!("{text} in {fen}"),
+                    );
                     return;
                 }
             }
@@ -286,9 +279,7 @@ impl Session {
         for text in &go.searchmoves {
             match parse_coordinate_in(self.engine.position(), text, self.notation()) {
                 Ok(m) if is_legal(self.engine.position(), m) => only.push(m),
-                _ => self.info_string(&format!(
-                    "error (illegal searchmoves move, ignored): {text}"
-                )),
+                _ => self.error("illegal searchmoves move, ignored", text),
             }
         }
         let waiting = if go.ponder {
@@ -462,9 +453,17 @@ impl Session {
         }
     }
 
+    /// `info string error (REASON): SUBJECT`, UCI's way to say what it refused.
+    fn error(&self, reason: &str, subject: &str) {
+        self.out.line(&Dialect::Uci.error_reply(reason, subject));
+    }
+
     /// `info string TEXT`, the echoed text made one printable line.
     fn info_string(&self, text: &str) {
-        let text = crate::output::printable(text);
+        let text = crate::protocol::output::printable(text);
         self.out.line(&format!("info string {text}"));
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -27,7 +27,7 @@ impl Output {
         Output::to(Box::new(std::io::stdout()))
     }
 
-    /// Output into any writer (tests).
+    /// Output into any writer.
     pub(crate) fn to(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Mutex::new(sink),
@@ -75,32 +75,51 @@ impl Output {
     }
 }
 
+/// Output kept in memory, for tests that read back what a session wrote.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Captured {
+    /// An `Output` that writes here.
+    pub(crate) fn output(&self) -> Output {
+        Output::to(Box::new(self.clone()))
+    }
+
+    /// The lines written since the last call.
+    pub(crate) fn take_lines(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn one_line_per_call_without_embedded_breaks() {
-        let shared = Shared::default();
-        let out = Output::to(Box::new(shared.clone()));
+        let captured = Captured::default();
+        let out = captured.output();
         out.line("move e2e4");
         out.line("a\nb\rc");
         out.debug("hello");
-        let text = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
-        assert_eq!(text, "move e2e4\na b c\n# hello\n");
+        assert_eq!(captured.take_lines(), ["move e2e4", "a b c", "# hello"]);
     }
 }

@@ -6,8 +6,8 @@
 pub mod network;
 
 use crate::board::Color;
-use crate::corpus::filter::{Filter, read_games};
 use crate::nnue::{self, HIDDEN, SCALE};
+use crate::tools::corpus::filter::{Filter, read_games};
 use network::{FloatNetwork, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;

@@ -4,10 +4,22 @@
 
 use std::sync::mpsc::Receiver;
 
-use crate::cli::Protocol;
-use crate::engine::{self, EngineConfig, Event};
-use crate::output::Output;
-use crate::{uci, xboard};
+use crate::engine::{self, EngineConfig, Event, Flow};
+use crate::protocol::output::Output;
+
+#[cfg(test)]
+pub(crate) mod harness;
+pub(crate) mod output;
+pub(crate) mod text;
+pub mod uci;
+pub mod xboard;
+
+/// The protocol spoken on stdin/stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Xboard,
+    Uci,
+}
 
 /// Settings fixed at start-up (command line).
 #[derive(Clone, Debug)]
@@ -66,15 +78,11 @@ pub fn run(config: StartConfig) {
         Protocol::Xboard => {
             let mut session =
                 xboard::session::Session::new(engine, Output::stdout(), startup_warning);
-            drive(early, &inbox, |event| {
-                session.handle(event) == xboard::session::Flow::Quit
-            });
+            drive(early, &inbox, |event| session.handle(event) == Flow::Quit);
         }
         Protocol::Uci => {
             let mut session = uci::session::Session::new(engine, Output::stdout(), startup_warning);
-            drive(early, &inbox, |event| {
-                session.handle(event) == uci::session::Flow::Quit
-            });
+            drive(early, &inbox, |event| session.handle(event) == Flow::Quit);
         }
     }
     // The session (and with it the search thread) is dropped by now.

@@ -2,17 +2,18 @@
 //! [`Command`] (or, in `edit` mode, one [`EditCommand`]) or a [`ParseError`] whose `reply()` is
 //! the `Error (...): ...` line to send back. Move and FEN legality are checked by the caller.
 
-use std::fmt;
-use std::num::{IntErrorKind, ParseIntError};
-use std::str::FromStr;
-
-use crate::limits::{
+use crate::engine::limits::{
     MAX_CLOCK_MS, MAX_DEPTH, MAX_HASH_MB, MAX_MOVES_PER_SESSION, MAX_NPS, MAX_THREADS,
 };
+use crate::protocol::text::{
+    Dialect, WordError, Words, coordinate_move, file, promotion_piece, rank, split_first_word,
+    square,
+};
+pub use crate::protocol::text::{ParseError, ParseErrorKind};
 use nom::{
-    IResult, Parser,
+    IResult,
     branch::alt,
-    bytes::complete::{tag, take_till, take_till1, take_while},
+    bytes::complete::{tag, take_till},
     character::complete::{char, digit0, digit1, one_of},
     combinator::{all_consuming, map, map_opt, opt, peek, recognize, rest, value},
     sequence::{pair, preceded, separated_pair, terminated, tuple},
@@ -151,86 +152,6 @@ pub enum EditCommand {
     Place { piece: char, square: String },
 }
 
-/// What was wrong with a line; each kind has a fixed reason text for the reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParseErrorKind {
-    UnknownCommand,
-    MissingArgument,
-    /// Not an integer, or negative where only non-negative values make sense.
-    InvalidNumber,
-    /// An integer that does not fit its type.
-    NumberOutOfRange,
-    InvalidLevel,
-    /// Bad `st`, `time` or `otim` value.
-    InvalidTime,
-    InvalidResult,
-    InvalidOption,
-    BadEditCommand,
-}
-
-impl ParseErrorKind {
-    /// The text between the parentheses of `Error (...)`.
-    pub fn reason(self) -> &'static str {
-        match self {
-            ParseErrorKind::UnknownCommand => "unknown command",
-            ParseErrorKind::MissingArgument => "missing argument",
-            ParseErrorKind::InvalidNumber => "invalid number",
-            ParseErrorKind::NumberOutOfRange => "number out of range",
-            ParseErrorKind::InvalidLevel => "invalid level",
-            ParseErrorKind::InvalidTime => "invalid time",
-            ParseErrorKind::InvalidResult => "invalid result",
-            ParseErrorKind::InvalidOption => "invalid option",
-            ParseErrorKind::BadEditCommand => "bad edit command",
-        }
-    }
-}
-
-/// A line that could not be turned into a command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    kind: ParseErrorKind,
-    /// The command word for unknown commands, otherwise the whole trimmed line.
-    subject: String,
-}
-
-impl ParseError {
-    fn new(kind: ParseErrorKind, subject: &str) -> Self {
-        ParseError {
-            kind,
-            subject: subject.to_string(),
-        }
-    }
-
-    pub fn kind(&self) -> ParseErrorKind {
-        self.kind
-    }
-
-    /// The offending text: the command word for unknown commands, otherwise the trimmed line.
-    pub fn subject(&self) -> &str {
-        &self.subject
-    }
-
-    /// The protocol line to send back, e.g. `Error (unknown command): foo`.
-    ///
-    /// Control characters in the echoed text are replaced so the reply is always exactly
-    /// one line: a stray `\r` or `\n` would otherwise reach the GUI as a second, bogus line.
-    pub fn reply(&self) -> String {
-        format!(
-            "Error ({}): {}",
-            self.kind.reason(),
-            crate::output::printable(&self.subject)
-        )
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reply())
-    }
-}
-
-impl std::error::Error for ParseError {}
-
 /// Parses one line from the GUI. Blank lines give `Ok(None)` (icsdrone sends them).
 ///
 /// Tolerated: CRLF, surrounding whitespace, runs of spaces/tabs between tokens, and
@@ -238,17 +159,22 @@ impl std::error::Error for ParseError {}
 /// `time`/`otim` also accept a fractional value, rounded half away from zero.
 pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
     let line = line.trim();
-    // On a trimmed line the word parser only fails when the line is empty.
-    let Ok((arguments, word)) = word_and_separator(line) else {
+    let Some((word, arguments)) = split_first_word(line) else {
         return Ok(None);
     };
     match parse_known_command(word, arguments) {
-        Some(parsed) => parsed.map(Some).map_err(|kind| ParseError::new(kind, line)),
+        Some(parsed) => parsed
+            .map(Some)
+            .map_err(|error| ParseError::in_line(Dialect::XBoard, error, line)),
         None if is_move(word) => {
             log_unused_arguments(word, arguments);
             Ok(Some(Command::UserMove(word.to_string())))
         }
-        None => Err(ParseError::new(ParseErrorKind::UnknownCommand, word)),
+        None => Err(ParseError::new(
+            Dialect::XBoard,
+            ParseErrorKind::UnknownCommand,
+            word,
+        )),
     }
 }
 
@@ -262,21 +188,24 @@ pub fn parse_edit_line(line: &str) -> Result<Option<EditCommand>, ParseError> {
     }
     all_consuming(edit_command)(line)
         .map(|(_, command)| Some(command))
-        .map_err(|_| ParseError::new(ParseErrorKind::BadEditCommand, line))
+        .map_err(|_| ParseError::new(Dialect::XBoard, ParseErrorKind::BadEditCommand, line))
 }
 
 /// Dispatches on the command word; `None` if the word is not a command.
-fn parse_known_command(word: &str, arguments: &str) -> Option<Result<Command, ParseErrorKind>> {
+fn parse_known_command<'a>(
+    word: &str,
+    arguments: &'a str,
+) -> Option<Result<Command, WordError<'a>>> {
     use ParseErrorKind::{InvalidResult, InvalidTime, NumberOutOfRange};
 
-    let mut args = Arguments::new(arguments);
+    let mut args = Words::new(arguments);
     let parsed = match word {
         "xboard" => Ok(Command::Xboard),
         "protover" => args.integer().map(Command::Protover),
-        "accepted" => args.text_token().map(Command::Accepted),
-        "rejected" => args.text_token().map(Command::Rejected),
+        "accepted" => word_text(&mut args).map(Command::Accepted),
+        "rejected" => word_text(&mut args).map(Command::Rejected),
         "new" => Ok(Command::New),
-        "variant" => args.text_token().map(Command::Variant),
+        "variant" => word_text(&mut args).map(Command::Variant),
         "quit" => Ok(Command::Quit),
         "random" => Ok(Command::Random),
         "force" => Ok(Command::Force),
@@ -286,7 +215,7 @@ fn parse_known_command(word: &str, arguments: &str) -> Option<Result<Command, Pa
         "black" => Ok(Command::Black),
         "level" => parse_level(&mut args),
         "st" => args
-            .parse_token(seconds_as_ms, InvalidTime)
+            .parse_word(seconds_as_ms, InvalidTime)
             .and_then(|ms| within(ms, 0, MAX_CLOCK_MS, InvalidTime))
             .map(|ms| Command::St { ms }),
         "sd" | "depth" => args
@@ -299,17 +228,17 @@ fn parse_known_command(word: &str, arguments: &str) -> Option<Result<Command, Pa
             .map(Command::Nps),
         "time" => clock(&mut args).map(Command::Time),
         "otim" => clock(&mut args).map(Command::Otim),
-        "usermove" => args.text_token().map(Command::UserMove),
+        "usermove" => word_text(&mut args).map(Command::UserMove),
         "?" => Ok(Command::MoveNow),
-        "ping" => args.text_token().map(Command::Ping),
+        "ping" => word_text(&mut args).map(Command::Ping),
         "draw" => Ok(Command::Draw),
         "result" => args
-            .parse_token(game_result, InvalidResult)
+            .parse_word(game_result, InvalidResult)
             .map(|result| Command::Result {
                 result,
                 comment: result_comment(args.take_rest()).to_string(),
             }),
-        "setboard" => args.rest_of_line().map(Command::SetBoard),
+        "setboard" => args.rest_of_line().map(String::from).map(Command::SetBoard),
         "edit" => Ok(Command::Edit),
         "hint" => Ok(Command::Hint),
         "bk" => Ok(Command::Bk),
@@ -322,9 +251,9 @@ fn parse_known_command(word: &str, arguments: &str) -> Option<Result<Command, Pa
         "analyze" => Ok(Command::Analyze),
         "exit" => Ok(Command::Exit),
         "." => Ok(Command::Dot),
-        "name" => args.rest_of_line().map(Command::Name),
+        "name" => args.rest_of_line().map(String::from).map(Command::Name),
         "rating" => parse_rating(&mut args),
-        "ics" => args.text_token().map(Command::Ics),
+        "ics" => word_text(&mut args).map(Command::Ics),
         "computer" => Ok(Command::Computer),
         "pause" => Ok(Command::Pause),
         "resume" => Ok(Command::Resume),
@@ -338,8 +267,8 @@ fn parse_known_command(word: &str, arguments: &str) -> Option<Result<Command, Pa
             .map(|n| Command::Cores(n as u32)),
         "egtpath" => parse_egtpath(&mut args),
         "option" => parse_option(&mut args),
-        "exclude" => args.move_selection().map(Command::Exclude),
-        "include" => args.move_selection().map(Command::Include),
+        "exclude" => move_selection(&mut args).map(Command::Exclude),
+        "include" => move_selection(&mut args).map(Command::Include),
         _ => return None,
     };
     if parsed.is_ok() {
@@ -355,24 +284,36 @@ fn log_unused_arguments(word: &str, unused: &str) {
 }
 
 /// `value` if it lies in `low..=high`, else the error `kind`.
-fn within<T: PartialOrd>(
+fn within<'a, T: PartialOrd>(
     value: T,
     low: T,
     high: T,
     kind: ParseErrorKind,
-) -> Result<T, ParseErrorKind> {
+) -> Result<T, WordError<'a>> {
     if low <= value && value <= high {
         Ok(value)
     } else {
-        Err(kind)
+        Err(WordError::line(kind))
     }
+}
+
+fn word_text<'a>(args: &mut Words<'a>) -> Result<String, WordError<'a>> {
+    args.required().map(str::to_string)
+}
+
+/// `all` or one root move, as sent (not checked for legality).
+fn move_selection<'a>(args: &mut Words<'a>) -> Result<MoveSelection, WordError<'a>> {
+    Ok(match args.required()? {
+        "all" => MoveSelection::All,
+        mv => MoveSelection::Move(mv.to_string()),
+    })
 }
 
 /// `time`/`otim`: centiseconds, at most `MAX_CLOCK_MS` either side of zero (a clock may be
 /// negative after a flag fall).
-fn clock(args: &mut Arguments<'_>) -> Result<i64, ParseErrorKind> {
+fn clock<'a>(args: &mut Words<'a>) -> Result<i64, WordError<'a>> {
     const MAX_CENTISECONDS: i64 = (MAX_CLOCK_MS / 10) as i64;
-    let cs = args.parse_token(centiseconds, ParseErrorKind::InvalidTime)?;
+    let cs = args.parse_word(centiseconds, ParseErrorKind::InvalidTime)?;
     within(
         cs,
         -MAX_CENTISECONDS,
@@ -381,13 +322,13 @@ fn clock(args: &mut Arguments<'_>) -> Result<i64, ParseErrorKind> {
     )
 }
 
-fn parse_level(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
+fn parse_level<'a>(args: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     use ParseErrorKind::InvalidLevel;
-    let moves_per_session = args.parse_token(nom::character::complete::u32, InvalidLevel)?;
+    let moves_per_session = args.parse_word(nom::character::complete::u32, InvalidLevel)?;
     let moves_per_session = within(moves_per_session, 0, MAX_MOVES_PER_SESSION, InvalidLevel)?;
-    let base_ms = args.parse_token(level_base_ms, InvalidLevel)?;
+    let base_ms = args.parse_word(level_base_ms, InvalidLevel)?;
     let base_ms = within(base_ms, 0, MAX_CLOCK_MS, InvalidLevel)?;
-    let increment_ms = args.parse_token(seconds_as_ms, InvalidLevel)?;
+    let increment_ms = args.parse_word(seconds_as_ms, InvalidLevel)?;
     let increment_ms = within(increment_ms, 0, MAX_CLOCK_MS, InvalidLevel)?;
     Ok(Command::Level {
         moves_per_session,
@@ -396,27 +337,28 @@ fn parse_level(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
     })
 }
 
-fn parse_rating(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
+fn parse_rating<'a>(args: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     let own = args.integer()?;
     let opponent = args.integer()?;
     Ok(Command::Rating { own, opponent })
 }
 
-fn parse_egtpath(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
-    let kind = args.text_token()?;
-    let path = args.rest_of_line()?;
+fn parse_egtpath<'a>(args: &mut Words<'a>) -> Result<Command, WordError<'a>> {
+    let kind = word_text(args)?;
+    let path = args.rest_of_line()?.to_string();
     Ok(Command::EgtPath { kind, path })
 }
 
 /// `option NAME[=VALUE]`: the name runs up to the first `=` and may contain spaces.
-fn parse_option(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
+fn parse_option<'a>(args: &mut Words<'a>) -> Result<Command, WordError<'a>> {
     let text = args.rest_of_line()?;
     let assignment: IResult<&str, (&str, Option<&str>)> =
-        pair(take_till(|c| c == '='), opt(preceded(char('='), rest)))(text.as_str());
-    let (_, (name, value)) = assignment.map_err(|_| ParseErrorKind::InvalidOption)?;
+        pair(take_till(|c| c == '='), opt(preceded(char('='), rest)))(text);
+    let (_, (name, value)) =
+        assignment.map_err(|_| WordError::line(ParseErrorKind::InvalidOption))?;
     let name = name.trim();
     if name.is_empty() {
-        return Err(ParseErrorKind::InvalidOption);
+        return Err(WordError::line(ParseErrorKind::InvalidOption));
     }
     Ok(Command::Option {
         name: name.to_string(),
@@ -424,92 +366,8 @@ fn parse_option(args: &mut Arguments<'_>) -> Result<Command, ParseErrorKind> {
     })
 }
 
-/// The arguments after the command word, consumed left to right.
-struct Arguments<'a> {
-    remaining: &'a str,
-}
-
-impl<'a> Arguments<'a> {
-    fn new(remaining: &'a str) -> Self {
-        Arguments { remaining }
-    }
-
-    /// The next whitespace-delimited token, `MissingArgument` if there is none.
-    fn token(&mut self) -> Result<&'a str, ParseErrorKind> {
-        let (remaining, token) =
-            word_and_separator(self.remaining).map_err(|_| ParseErrorKind::MissingArgument)?;
-        self.remaining = remaining;
-        Ok(token)
-    }
-
-    fn text_token(&mut self) -> Result<String, ParseErrorKind> {
-        self.token().map(str::to_string)
-    }
-
-    /// The next token, which `parser` must consume completely; `invalid` otherwise.
-    fn parse_token<O, P>(&mut self, parser: P, invalid: ParseErrorKind) -> Result<O, ParseErrorKind>
-    where
-        P: Parser<&'a str, O, nom::error::Error<&'a str>>,
-    {
-        let token = self.token()?;
-        all_consuming(parser)(token)
-            .map(|(_, output)| output)
-            .map_err(|_| invalid)
-    }
-
-    /// The next token as an integer of type `T`; overflow is reported separately from junk.
-    fn integer<T>(&mut self) -> Result<T, ParseErrorKind>
-    where
-        T: FromStr<Err = ParseIntError>,
-    {
-        let text = self.parse_token(integer_text, ParseErrorKind::InvalidNumber)?;
-        text.parse::<T>().map_err(|error| match error.kind() {
-            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
-                ParseErrorKind::NumberOutOfRange
-            }
-            _ => ParseErrorKind::InvalidNumber,
-        })
-    }
-
-    fn move_selection(&mut self) -> Result<MoveSelection, ParseErrorKind> {
-        let token = self.token()?;
-        Ok(match token {
-            "all" => MoveSelection::All,
-            mv => MoveSelection::Move(mv.to_string()),
-        })
-    }
-
-    /// Everything left (possibly empty); the line was trimmed, so no trailing whitespace.
-    fn take_rest(&mut self) -> &'a str {
-        std::mem::take(&mut self.remaining)
-    }
-
-    /// Everything left, which must not be empty.
-    fn rest_of_line(&mut self) -> Result<String, ParseErrorKind> {
-        match self.take_rest() {
-            "" => Err(ParseErrorKind::MissingArgument),
-            text => Ok(text.to_string()),
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
-// Tokens and numbers
-
-/// A run of non-whitespace characters.
-fn word(input: &str) -> IResult<&str, &str> {
-    take_till1(char::is_whitespace)(input)
-}
-
-/// A word and the whitespace after it, so the remainder starts at the next word.
-fn word_and_separator(input: &str) -> IResult<&str, &str> {
-    terminated(word, take_while(char::is_whitespace))(input)
-}
-
-/// An optionally signed run of ASCII digits, as text (conversion reports overflow).
-fn integer_text(input: &str) -> IResult<&str, &str> {
-    recognize(pair(opt(one_of("+-")), digit1))(input)
-}
+// Numbers
 
 /// A non-negative decimal number as written: `5`, `0.5`, `.5`, `2.`.
 #[derive(Debug, Clone, Copy)]
@@ -620,18 +478,6 @@ fn result_comment(text: &str) -> &str {
 // SAN; castling words). Every shape but castling contains a rank digit and command words
 // contain none, so a command word can never be taken for a move.
 
-fn file(input: &str) -> IResult<&str, char> {
-    one_of("abcdefgh")(input)
-}
-
-fn rank(input: &str) -> IResult<&str, char> {
-    one_of("12345678")(input)
-}
-
-fn square(input: &str) -> IResult<&str, &str> {
-    recognize(pair(file, rank))(input)
-}
-
 fn check_mark(input: &str) -> IResult<&str, Option<char>> {
     opt(one_of("+#"))(input)
 }
@@ -649,18 +495,10 @@ fn castling(input: &str) -> IResult<&str, &str> {
     recognize(pair(long_or_short, check_mark))(input)
 }
 
-/// A promotion piece: chess promotes to queen, rook, bishop or knight only.
-fn promotion_piece(input: &str) -> IResult<&str, char> {
-    one_of("qrbnQRBN")(input)
-}
-
 /// `e2e4`, `e7e8q`, `e7e8=Q`.
-fn coordinate_move(input: &str) -> IResult<&str, &str> {
-    recognize(tuple((
-        square,
-        square,
-        opt(pair(opt(char('=')), promotion_piece)),
-    )))(input)
+fn coordinate_move_or_equals_promotion(input: &str) -> IResult<&str, &str> {
+    let equals_promotion = recognize(tuple((square, square, char('='), promotion_piece)));
+    alt((equals_promotion, coordinate_move))(input)
 }
 
 /// SAN piece move: `Nf3`, `Nbd7`, `R1e2`, `Qh4xe1`, `Qxf7#`.
@@ -696,7 +534,7 @@ fn pawn_move(input: &str) -> IResult<&str, &str> {
 fn is_move(token: &str) -> bool {
     alt((
         all_consuming(castling),
-        all_consuming(coordinate_move),
+        all_consuming(coordinate_move_or_equals_promotion),
         all_consuming(piece_move),
         all_consuming(pawn_move),
     ))(token)

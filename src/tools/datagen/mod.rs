@@ -3,13 +3,13 @@
 //! is adjudicated by score, and is written whole (every move and search score) to a new
 //! corpus shard (`corpus::format`). A run with the same seed plays and writes the same games.
 
+use crate::board::game::{Game, Outcome};
 use crate::board::{Move, MoveList, Position, legal_moves};
-use crate::corpus::format::{
-    Ending, GameRecord, GameResult, Metadata, ScoredPly, ShardWriter, encode_game,
-};
-use crate::game::{Game, Outcome};
 use crate::search::score::is_mate_score;
 use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
+use crate::tools::corpus::format::{
+    Ending, GameRecord, GameResult, Metadata, ScoredPly, ShardWriter, encode_game,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -98,7 +98,7 @@ pub fn metadata(config: &DatagenConfig) -> Metadata {
             ),
         },
     );
-    m.set("date", crate::corpus::utc_date_now());
+    m.set("date", crate::tools::corpus::utc_date_now());
     m
 }
 
@@ -410,7 +410,7 @@ mod tests {
     fn the_soft_node_limit_ends_searches_soon_after_it_and_reproducibly() {
         let soft = 3000;
         let mut near = 0;
-        for fen in crate::bench::BENCH_POSITIONS.iter().take(12) {
+        for fen in crate::tools::bench::BENCH_POSITIONS.iter().take(12) {
             let game = Game::new(Position::from_fen(fen).unwrap());
             let run = || {
                 let mut searcher = Searcher::new(4, 1);

@@ -1,159 +1,14 @@
-//! The XBoard session driven in-process: lines go in, the search thread is a recorder, and
-//! the tests make up the search reports, so each protocol rule is checked without spawning
-//! the binary and without waiting on a clock.
-
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+//! The XBoard session driven in-process through the shared harness (`protocol::harness`):
+//! lines go in, the search thread is a recorder, and the tests make up the search reports,
+//! so each protocol rule is checked without spawning the binary or waiting on a clock.
 
 use super::*;
 use crate::board::parse_move;
-use crate::engine::options::EngineOptions;
-use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
-use crate::search::{MATE, ScoreBound, SearchLimits};
+use crate::protocol::harness::drive_session;
+use crate::search::MATE;
+use crate::search::worker::Recorded;
 
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-struct Harness {
-    session: Session,
-    out: Buffer,
-    recorded: Arc<Mutex<Vec<Recorded>>>,
-}
-
-/// What the session asked the search thread to do, in a form a test can compare.
-struct Job {
-    generation: u64,
-    fen: String,
-    limits: SearchLimits,
-    ponder: bool,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let (worker, recorded) = SearchWorker::recording();
-        let out = Buffer::default();
-        let engine = Engine::new(worker, EngineOptions::default());
-        let session = Session::new(engine, Output::to(Box::new(out.clone())), None);
-        Harness {
-            session,
-            out,
-            recorded,
-        }
-    }
-
-    /// Sends each line of `lines` (one command a line).
-    fn send(&mut self, lines: &str) -> Flow {
-        let mut flow = Flow::Continue;
-        for line in lines.lines() {
-            flow = self.session.handle(Event::Line(line.trim().to_string()));
-        }
-        flow
-    }
-
-    /// The lines written since the last call.
-    fn output(&mut self) -> Vec<String> {
-        let bytes = std::mem::take(&mut *self.out.0.lock().unwrap());
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-
-    /// Waits until the recorder has seen everything sent so far, then returns what it was
-    /// sent since the last call.
-    fn recorded(&mut self) -> Vec<Recorded> {
-        assert!(self.session.engine.wait_idle(Duration::from_secs(10)));
-        std::mem::take(&mut *self.recorded.lock().unwrap())
-    }
-
-    /// The searches started since the last call.
-    fn jobs(&mut self) -> Vec<Job> {
-        self.recorded()
-            .into_iter()
-            .filter_map(|entry| match entry {
-                Recorded::Search(job) => Some(Job::from(*job)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The one search started since the last call.
-    fn job(&mut self) -> Job {
-        let mut jobs = self.jobs();
-        assert_eq!(jobs.len(), 1, "expected one search");
-        jobs.pop().unwrap()
-    }
-
-    /// A finished report from search `generation` on `fen`: `best` (and the `ponder` reply)
-    /// with `score`.
-    fn finish(&mut self, generation: u64, fen: &str, best: &str, ponder: Option<&str>, score: i32) {
-        let position = Position::from_fen(fen).unwrap();
-        let best_move = parse_move(&position, best).unwrap();
-        let ponder_move =
-            ponder.map(|text| parse_move(&position.make_move(best_move), text).unwrap());
-        let outcome = SearchOutcome {
-            best_move,
-            ponder_move,
-            score,
-            depth: 5,
-            nodes: 1000,
-            elapsed: Duration::from_millis(10),
-            hashfull: 0,
-            lines: vec![(best_move, score)],
-        };
-        self.session.handle(Event::Search(SearchReport::Finished {
-            generation,
-            outcome,
-        }));
-    }
-
-    /// Starts the search the engine runs now and answers it with `best`.
-    fn answer(&mut self, best: &str, ponder: Option<&str>, score: i32) -> Vec<String> {
-        let job = self.job();
-        assert!(!job.ponder && !job.limits.infinite);
-        self.finish(job.generation, &job.fen, best, ponder, score);
-        self.output()
-    }
-
-    fn iteration(&mut self, generation: u64, depth: u32, score: i32, pv: &[Move]) {
-        let info = SearchInfo {
-            depth,
-            selective_depth: depth,
-            multipv: 1,
-            score,
-            bound: ScoreBound::Exact,
-            elapsed: Duration::from_millis(1230),
-            nodes: 4567,
-            hashfull: 0,
-            pv: pv.to_vec(),
-        };
-        self.session
-            .handle(Event::Search(SearchReport::Iteration { generation, info }));
-    }
-}
-
-impl From<SearchJob> for Job {
-    fn from(job: SearchJob) -> Job {
-        Job {
-            generation: job.generation,
-            fen: job.position.to_fen(),
-            ponder: job.limits.ponder,
-            limits: job.limits,
-        }
-    }
-}
+drive_session!(Session);
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
@@ -637,4 +492,14 @@ fn a_game_the_opponent_ends_is_claimed_without_a_search() {
     h.send("usermove d8h4");
     assert_eq!(h.output(), ["0-1 {Black mates}"]);
     assert!(h.jobs().is_empty());
+}
+
+#[test]
+fn scores_in_protocol_units() {
+    assert_eq!(protocol_score(35), 35);
+    assert_eq!(protocol_score(-120), -120);
+    assert_eq!(protocol_score(MATE - 1), 100_001);
+    assert_eq!(protocol_score(MATE - 3), 100_002);
+    assert_eq!(protocol_score(-(MATE - 2)), -100_001);
+    assert_eq!(protocol_score(-(MATE - 4)), -100_002);
 }

@@ -135,7 +135,7 @@ pub fn read_games(
 mod tests {
     use super::*;
     use crate::board::parse_move;
-    use crate::corpus::format::{Ending, ScoredPly};
+    use crate::tools::corpus::format::{Ending, ScoredPly};
 
     /// 1.e4 (opening) d5 2.exd5 Qxd5 3.Nc3 Qe5+ 4.Be2, then a final scored position.
     fn game() -> GameRecord {

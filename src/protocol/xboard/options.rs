@@ -126,7 +126,7 @@ pub(crate) fn set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::MAX_MOVE_OVERHEAD_MS;
+    use crate::engine::limits::MAX_MOVE_OVERHEAD_MS;
     use crate::logging::MB;
     use crate::search::IidMode;
 

@@ -7,22 +7,16 @@ use std::time::Duration;
 
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options;
+use crate::board::game::Outcome;
 use crate::board::{
     CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
     move_text, parse_move_in,
 };
-use crate::engine::{Engine, Event, Report};
-use crate::game::Outcome;
+use crate::engine::{Engine, Event, Flow, Report};
 use crate::logging;
-use crate::output::{Output, printable};
+use crate::protocol::output::{Output, printable};
+use crate::protocol::text::{Dialect, illegal_move_reply};
 use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    Continue,
-    Quit,
-}
 
 /// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,10 +322,9 @@ impl Session {
         match variant {
             "normal" => self.engine.options.chess960 = false,
             "fischerandom" => self.engine.options.chess960 = true,
-            _ => self.out.line(&format!(
-                "Error (unsupported variant): {}",
-                printable(variant)
-            )),
+            _ => self
+                .out
+                .line(&Dialect::XBoard.error_reply("unsupported variant", variant)),
         }
     }
 
@@ -468,7 +461,7 @@ impl Session {
             EditCommand::Place { piece, square } => {
                 let Some(sq) = Square::parse(&square) else {
                     self.out
-                        .line(&format!("Error (bad edit command): {}", printable(&square)));
+                        .line(&Dialect::XBoard.error_reply("bad edit command", &square));
                     return;
                 };
                 let piece = PieceKind::from_letter(piece).map(|kind| Piece::new(edit.color, kind));
@@ -502,17 +495,15 @@ impl Session {
 
     fn user_move(&mut self, text: &str) {
         if self.is_thinking() {
-            self.out.line(&format!(
-                "Illegal move (not your turn): {}",
-                printable(text)
-            ));
+            self.out
+                .line(&illegal_move_reply(Some("not your turn"), text));
             return;
         }
         let m = match parse_move_in(self.engine.position(), text, self.notation()) {
             Ok(m) => m,
             Err(error) => {
                 log::debug!("{error}");
-                self.out.line(&format!("Illegal move: {}", printable(text)));
+                self.out.line(&illegal_move_reply(None, text));
                 return;
             }
         };
@@ -562,8 +553,7 @@ impl Session {
             MoveSelection::All => self.engine.exclude_all(exclude),
             MoveSelection::Move(text) => {
                 let Ok(m) = parse_move_in(self.engine.position(), &text, self.notation()) else {
-                    self.out
-                        .line(&format!("Illegal move: {}", printable(&text)));
+                    self.out.line(&illegal_move_reply(None, &text));
                     return;
                 };
                 self.engine.exclude(m, exclude);
@@ -826,21 +816,4 @@ pub(crate) fn protocol_score(score: i32) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::MATE;
-
-    #[test]
-    fn scores_in_protocol_units() {
-        assert_eq!(protocol_score(35), 35);
-        assert_eq!(protocol_score(-120), -120);
-        assert_eq!(protocol_score(MATE - 1), 100_001);
-        assert_eq!(protocol_score(MATE - 3), 100_002);
-        assert_eq!(protocol_score(-(MATE - 2)), -100_001);
-        assert_eq!(protocol_score(-(MATE - 4)), -100_002);
-    }
-}
-
-#[cfg(test)]
-#[path = "session_tests.rs"]
-mod session_tests;
+mod tests;

@@ -377,8 +377,8 @@ mod tests {
         let records = sample_records();
         std::fs::write(&old, file_bytes(&records)).unwrap();
         assert_eq!(convert(&[old.clone(), old], &new).unwrap(), 8);
-        let shard = crate::corpus::format::read_shard(&new).unwrap();
-        let filter = crate::corpus::filter::Filter::ALL;
+        let shard = crate::tools::corpus::format::read_shard(&new).unwrap();
+        let filter = crate::tools::corpus::filter::Filter::ALL;
         let back: Vec<Record> = shard
             .games
             .iter()

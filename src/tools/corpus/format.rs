@@ -824,7 +824,7 @@ impl ShardWriter {
 mod tests {
     use super::*;
     use crate::board::MoveKind;
-    use crate::game::{Game, Outcome};
+    use crate::board::game::{Game, Outcome};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
