@@ -106,6 +106,7 @@ macro_rules! with_search_params {
         }
     };
 }
+pub(crate) use with_search_params;
 
 /// One tunable constant as the options and a tuner see it.
 #[derive(Clone, Copy, Debug)]
