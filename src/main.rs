@@ -51,6 +51,13 @@ fn main() {
             }
         }
         Subcommand::Bench { depth } => bench(&options, depth),
+        Subcommand::Params => {
+            let defaults = ironwood::search::SearchParams::default();
+            for line in ironwood::search::params::spsa_input_lines(&defaults) {
+                println!("{line}");
+            }
+            0
+        }
         Subcommand::Epd { file, ms } => {
             let hash_mb = options.hash_mb.unwrap_or(DEFAULT_HASH_MB);
             let threads = options.threads.unwrap_or(1);
@@ -101,6 +108,7 @@ fn play(options: &cli::GlobalOptions) -> i32 {
             .as_ref()
             .map(|f| f.to_string_lossy().into_owned()),
         driver: options.driver,
+        tunables: options.tunables,
     });
     0
 }

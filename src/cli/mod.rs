@@ -91,6 +91,11 @@ const GLOBAL_FLAGS: &[Flag] = &[
         "recursive or iterative: how the search runs its nodes",
     )
     .default(Shown::Text("recursive")),
+    Flag::new(
+        &["--tunables"],
+        Takes::Nothing,
+        "announce the search's constants as options (for tuners; settable without it too)",
+    ),
     Flag::new(&["--help", "-h"], Takes::Nothing, "this text"),
     Flag::new(&["--version", "-V"], Takes::Nothing, "the version"),
 ];
@@ -146,6 +151,15 @@ const BENCH: Command = Command {
     synopsis: "[DEPTH]",
     help: "fixed-depth search of the bench positions (default depth 11, 16 MB table unless \
            --hash); prints `nodes N time_ms T nps X` and then `N nodes X nps` last",
+    flags: &[],
+    shared: &[],
+};
+
+const PARAMS: Command = Command {
+    name: "params",
+    synopsis: "",
+    help: "the search's tunable constants, one a line in OpenBench's SPSA input format: \
+           `Name, int, default, min, max, c_end, r_end`",
     flags: &[],
     shared: &[],
 };
@@ -332,10 +346,11 @@ const TRAIN: Command = Command {
 };
 
 /// Every subcommand, in the order the usage text lists them.
-const COMMANDS: [&Command; 12] = [
+const COMMANDS: [&Command; 13] = [
     &PERFT,
     &PERFT_SUITE,
     &BENCH,
+    &PARAMS,
     &EPD,
     &DATAGEN,
     &CORPUS_ADD,
@@ -397,6 +412,8 @@ pub struct GlobalOptions {
     pub eval_file: Option<PathBuf>,
     /// `--driver`: `None` keeps the default.
     pub driver: Option<SearchDriver>,
+    /// `--tunables`: the option lists include the search's constants.
+    pub tunables: bool,
 }
 
 impl GlobalOptions {
@@ -423,6 +440,8 @@ pub enum Subcommand {
     Bench {
         depth: Option<u32>,
     },
+    /// `params`: the search's constants for an SPSA tuner.
+    Params,
     Epd {
         file: PathBuf,
         ms: u64,
@@ -608,6 +627,12 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
                     command: Subcommand::Version,
                 });
             }
+            Some(flag) if flag.name() == "--tunables" => {
+                if inline.is_some() {
+                    return Err(CliError(format!("{name} takes no value")));
+                }
+                options.tunables = true;
+            }
             Some(_) => {
                 let value = match inline {
                     Some(v) => v,
@@ -655,6 +680,10 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
                 file: PathBuf::from(file),
                 ms: ms.unwrap_or(DEFAULT_EPD_MS),
             })
+        }
+        "params" => {
+            Matches::parse(&PARAMS, args)?.at_most(0)?;
+            Ok(Subcommand::Params)
         }
         "datagen" => datagen(args),
         "corpus" => corpus(args),

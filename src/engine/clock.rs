@@ -4,7 +4,7 @@
 
 use crate::board::Color;
 use crate::board::game::Game;
-use crate::search::{TimeBudget, TimeControl};
+use crate::search::{SearchParams, TimeBudget, TimeControl};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Clock {
@@ -73,8 +73,15 @@ impl Clock {
         self.control_start_ply = self.control_start_ply.min(ply);
     }
 
-    /// The budget for `engine`'s next move in `game`, net of `overhead_ms`.
-    pub(crate) fn budget(&self, game: &Game, engine: Color, overhead_ms: u64) -> TimeBudget {
+    /// The budget for `engine`'s next move in `game`, net of `overhead_ms`, by the time
+    /// factors of `params`.
+    pub(crate) fn budget(
+        &self,
+        game: &Game,
+        engine: Color,
+        overhead_ms: u64,
+        params: &SearchParams,
+    ) -> TimeBudget {
         let made = game.moves_by_since(engine, self.control_start_ply);
         // `st` is a hard maximum per move: keep 2% more back for the stop's own latency
         // (a 1 s move measured 975 ms at the GUI in matches without it).
@@ -86,6 +93,7 @@ impl Clock {
             self.own_ms,
             u32::try_from(made).unwrap_or(u32::MAX),
             overhead,
+            params,
         )
     }
 
@@ -152,7 +160,7 @@ mod tests {
     fn fixed_time_keeps_two_percent_more() {
         let mut clock = Clock::default();
         clock.set_control(TimeControl::FixedPerMove { ms: 1000 }, 0);
-        let budget = clock.budget(&Game::default(), Color::White, 30);
+        let budget = clock.budget(&Game::default(), Color::White, 30, &SearchParams::DEFAULT);
         assert_eq!(budget.hard_ms, 1000 - 30 - 20);
     }
 

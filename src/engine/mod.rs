@@ -428,9 +428,12 @@ impl Engine {
     /// Thinks about `engine`'s move in the position on the board, on the clock.
     pub(crate) fn think(&mut self, engine: Color) {
         self.think_started = Instant::now();
-        let budget = self
-            .clock
-            .budget(&self.game, engine, self.options.move_overhead_ms);
+        let budget = self.clock.budget(
+            &self.game,
+            engine,
+            self.options.move_overhead_ms,
+            &self.options.search.params,
+        );
         log::debug!(
             "clocks: own {} ms, opponent {} ms; budget {budget:?}",
             self.clock.own_ms(),
@@ -492,9 +495,12 @@ impl Engine {
     /// The expected move was played: the ponder search goes on as `engine`'s timed search.
     pub(crate) fn ponder_hit(&mut self, engine: Color) {
         self.think_started = Instant::now();
-        let budget = self
-            .clock
-            .budget(&self.game, engine, self.options.move_overhead_ms);
+        let budget = self.clock.budget(
+            &self.game,
+            engine,
+            self.options.move_overhead_ms,
+            &self.options.search.params,
+        );
         self.worker.ponder_hit(budget);
     }
 
@@ -531,9 +537,12 @@ impl Engine {
         self.think_started = Instant::now();
         let side = self.game.side_to_move();
         let time = request.timed.then(|| {
-            let budget = self
-                .clock
-                .budget(&self.game, side, self.options.move_overhead_ms);
+            let budget = self.clock.budget(
+                &self.game,
+                side,
+                self.options.move_overhead_ms,
+                &self.options.search.params,
+            );
             if request.whole_time {
                 TimeBudget {
                     soft_ms: u64::MAX,

@@ -55,6 +55,8 @@ pub(crate) struct EngineOptions {
     /// UCI `UCI_LimitStrength`: play at `elo` (it overrides Skill Level).
     pub(crate) limit_strength: bool,
     pub(crate) elo: u32,
+    /// Announce the search's tunable constants (`--tunables`); they are settable either way.
+    pub(crate) announce_tunables: bool,
 }
 
 impl Default for EngineOptions {
@@ -77,6 +79,7 @@ impl Default for EngineOptions {
             skill_level: super::strength::MAX_SKILL_LEVEL,
             limit_strength: false,
             elo: super::strength::ELO_RANGE.1,
+            announce_tunables: false,
         }
     }
 }
@@ -172,6 +175,9 @@ pub(crate) enum ShownTo {
     Uci,
     /// XBoard only: UCI GUIs adjudicate and keep their own logs.
     Xboard,
+    /// A search constant for tuners: settable in both, announced only with `--tunables` so
+    /// GUI users do not face dozens of knobs.
+    Tuner,
 }
 
 /// What the session must do after an option changed.
@@ -234,6 +240,11 @@ impl EngineOption {
 
     pub(crate) fn shown_to_xboard(&self) -> bool {
         self.shown_to != ShownTo::Uci
+    }
+
+    /// Whether the option list a GUI receives includes this option.
+    pub(crate) fn announced(&self, options: &EngineOptions) -> bool {
+        self.shown_to != ShownTo::Tuner || options.announce_tunables
     }
 }
 
@@ -488,6 +499,27 @@ pub(crate) const OPTIONS: [EngineOption; 36] = [
     ),
 ];
 
+/// Each of the search's tunable constants (`search::params`) as a spin box by its own name.
+macro_rules! tunable_options {
+    ($(($name:ident, $field:ident, $default:expr, $min:expr, $max:expr, $step:expr,
+        $help:expr)),* $(,)?) => {
+        /// The search's constants, after `OPTIONS` (announced with `--tunables` only).
+        pub(crate) const TUNABLES: &[EngineOption] = &[$(spin!(
+            stringify!($name),
+            ShownTo::Tuner,
+            OptionEffect::SearchFeatures,
+            ($min, $max),
+            |o| o.search.params.$field
+        ),)*];
+    };
+}
+crate::search::params::with_search_params!(tunable_options);
+
+/// Every option: `OPTIONS`, then `TUNABLES`.
+pub(crate) fn all_options() -> impl Iterator<Item = &'static EngineOption> {
+    OPTIONS.iter().chain(TUNABLES)
+}
+
 /// A byte count as whole megabytes for a spin (at least 1: `--log-max-mb` may give less).
 fn whole_mb(bytes: u64) -> u64 {
     ((bytes + MB / 2) / MB).max(1)
@@ -499,7 +531,7 @@ pub(crate) fn find_option(
     shown: fn(&EngineOption) -> bool,
     ignore_case: bool,
 ) -> Option<&'static EngineOption> {
-    OPTIONS.iter().filter(|o| shown(o)).find(|o| {
+    all_options().filter(|o| shown(o)).find(|o| {
         if ignore_case {
             o.name.eq_ignore_ascii_case(name)
         } else {
@@ -523,9 +555,10 @@ mod tests {
     #[test]
     fn options_have_one_name_each_and_every_one_is_shown_and_readable() {
         let options = EngineOptions::default();
-        for (i, option) in OPTIONS.iter().enumerate() {
+        let all: Vec<&EngineOption> = all_options().collect();
+        for (i, option) in all.iter().enumerate() {
             assert!(
-                OPTIONS[..i]
+                all[..i]
                     .iter()
                     .all(|o| !o.name.eq_ignore_ascii_case(option.name)),
                 "{} twice",

@@ -39,6 +39,8 @@ pub struct StartConfig {
     pub eval_file: Option<String>,
     /// `--driver`; `None` keeps the default.
     pub driver: Option<crate::search::SearchDriver>,
+    /// `--tunables`: announce the search's constants with the other options.
+    pub tunables: bool,
 }
 
 /// Speaks the chosen protocol on stdin/stdout until `quit` or the end of input.
@@ -68,6 +70,7 @@ pub fn run(config: StartConfig) {
     if let Some(driver) = config.driver {
         engine.options.search.driver = driver;
     }
+    engine.options.announce_tunables = config.tunables;
     engine.apply_search_features();
     let (protocol, early) = match config.protocol {
         Some(protocol) => (protocol, Vec::new()),

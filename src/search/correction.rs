@@ -5,6 +5,7 @@
 use crate::board::{Bitboard, Color, PieceKind, Position};
 
 use super::history::PieceTo;
+use super::params::SearchParams;
 
 /// Entries are kept in 1/`GRAIN` centipawns.
 const GRAIN: i32 = 128;
@@ -13,13 +14,6 @@ const MAX_CP: i32 = 128;
 /// Slots of each position-keyed table, per side to move.
 const SLOTS: usize = 1 << 14;
 const PIECE_TO_COUNT: usize = 12 * 64;
-
-/// What each table's estimate counts in the correction, in 1/256: every table estimates the
-/// whole error, so the weights sum to about one, leaning on the pawn structure that the
-/// network misjudges most and that recurs most.
-const PAWN_WEIGHT: i32 = 96;
-const NON_PAWN_WEIGHT: i32 = 48;
-const CONTINUATION_WEIGHT: i32 = 64;
 
 /// One table of running averages of the eval's error, each entry within `±MAX_CP` centipawns.
 struct Table(Vec<i16>);
@@ -133,15 +127,18 @@ impl Default for Corrections {
 }
 
 impl Corrections {
-    /// Centipawns to add to the static evaluation of the position with these keys.
+    /// Centipawns to add to the static evaluation of the position with these keys. Each
+    /// table's estimate counts by its weight in 1/256 (`SearchParams`): every table estimates
+    /// the whole error, so the default weights sum to about one, leaning on the pawn structure
+    /// that the network misjudges most and that recurs most.
     #[inline]
-    pub fn correction(&self, keys: &CorrectionKeys) -> i32 {
+    pub fn correction(&self, keys: &CorrectionKeys, params: &SearchParams) -> i32 {
         let non_pawn =
             self.non_pawn[0].get(keys.non_pawn[0]) + self.non_pawn[1].get(keys.non_pawn[1]);
         let continuation = keys.continuation.map_or(0, |i| self.continuation.get(i));
-        let sum = PAWN_WEIGHT * self.pawn.get(keys.pawn)
-            + NON_PAWN_WEIGHT * non_pawn
-            + CONTINUATION_WEIGHT * continuation;
+        let sum = params.correction_pawn_weight * self.pawn.get(keys.pawn)
+            + params.correction_non_pawn_weight * non_pawn
+            + params.correction_continuation_weight * continuation;
         (sum / (256 * GRAIN)).clamp(-MAX_CP, MAX_CP)
     }
 
@@ -163,6 +160,8 @@ mod tests {
     use super::*;
     use crate::board::notation::parse_move;
 
+    const PARAMS: SearchParams = SearchParams::DEFAULT;
+
     /// The (piece, target) keys of two moves of the side to move in `pos`.
     fn last_moves(pos: &Position, moves: [&str; 2]) -> [Option<PieceTo>; 2] {
         moves.map(|text| {
@@ -176,17 +175,17 @@ mod tests {
         let mut tables = Corrections::default();
         let pos = Position::startpos();
         let keys = CorrectionKeys::new(&pos, &[None, None]);
-        assert_eq!(tables.correction(&keys), 0);
+        assert_eq!(tables.correction(&keys, &PARAMS), 0);
         for _ in 0..300 {
             tables.update(&keys, 10, 60);
         }
         // Pawn and both non-pawn tables learnt 60; no continuation entry: 60 * 192 / 256.
-        let learnt = tables.correction(&keys);
+        let learnt = tables.correction(&keys, &PARAMS);
         assert!((43..=45).contains(&learnt), "{learnt}");
         for _ in 0..500 {
             tables.update(&keys, 20, -10_000);
         }
-        let capped = tables.correction(&keys);
+        let capped = tables.correction(&keys, &PARAMS);
         assert!(
             (-MAX_CP * 3 / 4 - 2..=-MAX_CP * 3 / 4 + 2).contains(&capped),
             "{capped}"
@@ -203,7 +202,7 @@ mod tests {
         }
         // The other side to move: its own entries.
         let flipped = CorrectionKeys::new(&pos.make_null_move(), &[None, None]);
-        assert_eq!(tables.correction(&flipped), 0);
+        assert_eq!(tables.correction(&flipped, &PARAMS), 0);
         // Same pieces, other pawns: only the non-pawn tables speak.
         let pawns_moved =
             Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
@@ -211,7 +210,7 @@ mod tests {
         let keys_pawns_moved = CorrectionKeys::new(&pawns_moved, &[None, None]);
         assert_eq!(keys_pawns_moved.non_pawn, keys.non_pawn);
         assert_ne!(keys_pawns_moved.pawn, keys.pawn);
-        let only_pieces = tables.correction(&keys_pawns_moved);
+        let only_pieces = tables.correction(&keys_pawns_moved, &PARAMS);
         assert!((35..=38).contains(&only_pieces), "{only_pieces}");
         // Same pawns, one side's knight elsewhere: the pawn table and the other side's.
         let knight_out =
@@ -245,8 +244,8 @@ mod tests {
         }
         let without = CorrectionKeys::new(&pos, &[None, None]);
         assert_eq!(
-            tables.correction(&with) - tables.correction(&without),
-            100 * CONTINUATION_WEIGHT / 256
+            tables.correction(&with, &PARAMS) - tables.correction(&without, &PARAMS),
+            100 * PARAMS.correction_continuation_weight / 256
         );
     }
 }

@@ -18,12 +18,6 @@ fn apply_gravity(entry: &mut i16, bonus: i32) {
     *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// The bonus (and malus) of a cutoff at `depth`: deeper cutoffs count more, up to a cap so
-/// one deep node does not wipe out what many shallow ones taught.
-pub fn stat_bonus(depth: i32) -> i32 {
-    (160 * depth - 60).clamp(0, 1600)
-}
-
 /// The (piece, target square) of a move: one row of a continuation table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceTo(u16);
@@ -128,6 +122,10 @@ impl CaptureHistory {
 mod tests {
     use super::*;
 
+    fn stat_bonus(depth: i32) -> i32 {
+        crate::search::SearchParams::default().history_bonus(depth)
+    }
+
     #[test]
     fn gravity_keeps_every_entry_within_the_bound() {
         let mut entry = 0i16;
@@ -162,12 +160,5 @@ mod tests {
         let before = i32::from(entry);
         apply_gravity(&mut entry, -stat_bonus(4));
         assert!(i32::from(entry) < before - stat_bonus(4));
-    }
-
-    #[test]
-    fn stat_bonus_grows_with_depth_up_to_a_cap() {
-        assert!(stat_bonus(1) > 0);
-        assert!((1..20).all(|d| stat_bonus(d) <= stat_bonus(d + 1)));
-        assert_eq!(stat_bonus(30), stat_bonus(40));
     }
 }

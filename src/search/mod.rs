@@ -7,6 +7,7 @@ mod control;
 mod correction;
 mod history;
 pub mod ordering;
+pub mod params;
 mod picker;
 pub mod score;
 mod stack;
@@ -20,6 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use control::{SearchControl, SearchLimits, SearchStatus};
+pub use params::SearchParams;
 pub use score::{MATE, MATE_BOUND, mate_moves};
 pub use time::{TimeBudget, TimeControl};
 pub use tt::TranspositionTable;
@@ -86,6 +88,8 @@ pub struct SearchFeatures {
     pub iid: IidMode,
     pub evaluation: crate::nnue::Evaluation,
     pub driver: SearchDriver,
+    /// The margins, reductions and factors the techniques use (`params.rs`).
+    pub params: SearchParams,
 }
 
 impl Default for SearchFeatures {
@@ -116,6 +120,7 @@ impl Default for SearchFeatures {
             // (docs/network.md); the classical evaluation stays for tuning.
             evaluation: crate::nnue::Evaluation::Nnue(crate::nnue::Network::embedded()),
             driver: SearchDriver::Recursive,
+            params: SearchParams::default(),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square}
 use crate::eval::PIECE_VALUES;
 
 use super::correction::Corrections;
-use super::history::{ButterflyHistory, CaptureHistory, ContinuationHistory, PieceTo, stat_bonus};
+use super::history::{ButterflyHistory, CaptureHistory, ContinuationHistory, PieceTo};
 
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -76,19 +76,19 @@ impl OrderingTables {
         mvv_lva(pos, m) + self.capture.get(pos, m) / 8
     }
 
-    /// The quiet move `best` caused a cutoff at `depth` after the quiet moves `tried` failed:
-    /// a bonus for it, a malus for them, in the butterfly and continuation tables.
+    /// The quiet move `best` caused a cutoff after the quiet moves `tried` failed: `bonus`
+    /// for it, `malus` off them (`SearchParams::history_bonus`, `history_malus` of the
+    /// cutoff's depth), in the butterfly and continuation tables.
     pub fn reward_quiet(
         &mut self,
         pos: &Position,
-        depth: i32,
+        (bonus, malus): (i32, i32),
         best: Move,
         tried: &[Move],
         continuation: &[Option<PieceTo>; 2],
     ) {
         let side = pos.side_to_move();
-        let bonus = stat_bonus(depth);
-        for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -bonus))) {
+        for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -malus))) {
             self.butterfly.update(side, m, delta);
             if let Some(piece) = pos.piece_at(m.from()) {
                 let now = PieceTo::new(piece, m);
@@ -99,21 +99,20 @@ impl OrderingTables {
         }
     }
 
-    /// A cutoff at `depth` (by `best`, a capture, or `None` for a quiet move) after the
-    /// captures `tried` failed: capture-history bonus and malus.
+    /// A cutoff (by `best`, a capture, or `None` for a quiet move) after the captures
+    /// `tried` failed: capture-history bonus and malus, as in `reward_quiet`.
     pub fn reward_captures(
         &mut self,
         pos: &Position,
-        depth: i32,
+        (bonus, malus): (i32, i32),
         best: Option<Move>,
         tried: &[Move],
     ) {
-        let bonus = stat_bonus(depth);
         if let Some(m) = best {
             self.capture.update(pos, m, bonus);
         }
         for &m in tried {
-            self.capture.update(pos, m, -bonus);
+            self.capture.update(pos, m, -malus);
         }
     }
 

@@ -310,6 +310,7 @@ mod tests {
     fn main_order_hands_out_every_legal_move_once_in_stage_order() {
         let positions = suite();
         let mut tables = OrderingTables::default();
+        let params = crate::search::SearchParams::default();
         let mut checked = 0;
         for (n, pos) in positions.iter().enumerate() {
             let moves = all_moves(pos);
@@ -321,6 +322,7 @@ mod tests {
             for (i, &m) in moves.iter().enumerate() {
                 tables.update_history(side, m, (i as i32 * 37 % 11 - 5) * 100);
                 let depth = (i % 9) as i32;
+                let reward = (params.history_bonus(depth), params.history_malus(depth));
                 if m.is_tactical() {
                     let tried: Vec<Move> = moves[..i]
                         .iter()
@@ -328,9 +330,9 @@ mod tests {
                         .filter(|m| m.is_tactical())
                         .take(2)
                         .collect();
-                    tables.reward_captures(pos, depth, Some(m), &tried);
+                    tables.reward_captures(pos, reward, Some(m), &tried);
                 } else if i % 4 == 0 {
-                    tables.reward_quiet(pos, depth, m, &[], &earlier);
+                    tables.reward_quiet(pos, reward, m, &[], &earlier);
                 }
             }
             // Hints from this position (playable) and from another one (mostly not).

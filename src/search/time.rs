@@ -2,6 +2,8 @@
 //! iteration past it) and a hard maximum (abort inside the tree), both net of the
 //! move-overhead margin, so the engine never loses on time.
 
+use super::params::SearchParams;
+
 /// How the game is timed, from XBoard's `level MPS BASE INC` or `st N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -35,16 +37,22 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
-/// Moves to go assumed in sudden death: enough to keep a reserve, few enough to use the clock.
-const SUDDEN_DEATH_MOVES_TO_GO: u64 = 25;
 /// The least the engine will think, so a near-empty clock still yields a legal move.
 const MIN_THINK_MS: u64 = 5;
 
 impl TimeControl {
     /// The budget for the engine's next move, given its remaining clock (`time`, in ms, may be
     /// negative after a flag fall), the number of moves it has made so far in this game under
-    /// this control, and the move-overhead margin (pipe and GUI lag charged to us).
-    pub fn budget(&self, remaining_ms: i64, moves_made: u32, overhead_ms: u64) -> TimeBudget {
+    /// this control, and the move-overhead margin (pipe and GUI lag charged to us). In sudden
+    /// death it assumes `params.moves_to_go` moves to go: enough to keep a reserve, few enough
+    /// to use the clock.
+    pub fn budget(
+        &self,
+        remaining_ms: i64,
+        moves_made: u32,
+        overhead_ms: u64,
+        params: &SearchParams,
+    ) -> TimeBudget {
         match *self {
             TimeControl::FixedPerMove { ms } => {
                 let t = ms.saturating_sub(overhead_ms).max(MIN_THINK_MS);
@@ -62,7 +70,7 @@ impl TimeControl {
                 let moves_to_go = if moves_per_session > 0 {
                     u64::from(moves_per_session - moves_made % moves_per_session)
                 } else {
-                    SUDDEN_DEATH_MOVES_TO_GO
+                    params.moves_to_go as u64
                 };
                 // Keep the overhead for every move still to come in this session (capped),
                 // so many fast moves cannot drain the clock through lag alone.
@@ -72,7 +80,9 @@ impl TimeControl {
                 // Hard limit: a few targets, but never a large share of what is left.
                 let share = if moves_to_go == 1 { 0.75 } else { 0.35 };
                 let cap = (usable as f64 * share) as u64;
-                let hard = (soft * 4).min(cap).max(MIN_THINK_MS);
+                let hard = (soft * params.hard_limit_factor as u64)
+                    .min(cap)
+                    .max(MIN_THINK_MS);
                 soft = soft.min(hard).max(MIN_THINK_MS.min(hard));
                 TimeBudget {
                     soft_ms: soft,
@@ -97,14 +107,14 @@ mod tests {
 
     #[test]
     fn sudden_death_uses_a_twenty_fifth_plus_the_increment() {
-        let b = level(0, 60, 1000).budget(60_000, 0, 30);
+        let b = level(0, 60, 1000).budget(60_000, 0, 30, &SearchParams::DEFAULT);
         assert!(b.soft_ms > 3300 && b.soft_ms < 3500, "{b:?}");
         assert!(b.hard_ms > b.soft_ms && b.hard_ms < 60_000 / 2, "{b:?}");
     }
 
     #[test]
     fn last_move_of_a_session_may_use_most_of_the_clock() {
-        let b = level(40, 60, 0).budget(10_000, 39, 30);
+        let b = level(40, 60, 0).budget(10_000, 39, 30, &SearchParams::DEFAULT);
         assert!(b.hard_ms < 10_000 && b.hard_ms > 5_000, "{b:?}");
     }
 
@@ -113,7 +123,7 @@ mod tests {
         for remaining in [-500, 0, 1, 10, 50, 100, 1000, 5000] {
             for mps in [0, 1, 40] {
                 for inc in [0, 100, 2000] {
-                    let b = level(mps, 1, inc).budget(remaining, 0, 30);
+                    let b = level(mps, 1, inc).budget(remaining, 0, 30, &SearchParams::DEFAULT);
                     assert!(b.soft_ms <= b.hard_ms, "{b:?}");
                     let limit = (remaining.max(0) as u64).max(MIN_THINK_MS);
                     assert!(b.hard_ms <= limit, "{remaining} {mps} {inc}: {b:?}");
@@ -124,7 +134,7 @@ mod tests {
 
     #[test]
     fn fixed_time_per_move_subtracts_the_margin() {
-        let b = TimeControl::FixedPerMove { ms: 1000 }.budget(0, 0, 30);
+        let b = TimeControl::FixedPerMove { ms: 1000 }.budget(0, 0, 30, &SearchParams::DEFAULT);
         assert_eq!(
             b,
             TimeBudget {

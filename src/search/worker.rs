@@ -53,7 +53,7 @@ pub(crate) enum Recorded {
     Search(Box<SearchJob>),
     SetHash(usize),
     SetThreads(usize),
-    SetFeatures(SearchFeatures),
+    SetFeatures(Box<SearchFeatures>),
     Clear,
 }
 
@@ -183,7 +183,7 @@ impl SearchWorker {
                     })),
                     WorkerCommand::SetHash(mb) => Recorded::SetHash(mb),
                     WorkerCommand::SetThreads(n) => Recorded::SetThreads(n),
-                    WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(f),
+                    WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(Box::new(f)),
                     WorkerCommand::Clear => Recorded::Clear,
                     WorkerCommand::Sync(done) => {
                         let _ = done.send(());

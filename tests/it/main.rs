@@ -19,9 +19,10 @@ mod eval {
     mod nnue_options;
 }
 
-/// Searches, their drivers, Multi-PV and strength levels.
+/// Searches, their drivers, Multi-PV, strength levels and the tunable constants.
 mod search {
     mod multipv;
+    mod params;
     mod search_driver;
     mod searches;
     mod strength;

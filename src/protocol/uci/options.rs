@@ -1,9 +1,10 @@
-//! The engine's options (declared once in `engine::options::OPTIONS`) in UCI's words: the
-//! `option name ... type ...` lines after `uci`, and `setoption`. Names match
-//! case-insensitively, as UCI asks; check boxes take true/false (also 1/0, on/off).
+//! The engine's options (declared once in `engine::options`: `OPTIONS`, then the search's
+//! constants, announced only with `--tunables`) in UCI's words: the `option name ... type ...`
+//! lines after `uci`, and `setoption`. Names match case-insensitively, as UCI asks; check
+//! boxes take true/false (also 1/0, on/off).
 
 pub(crate) use crate::engine::options::OptionEffect;
-use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
+use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -51,9 +52,8 @@ impl OptionError {
 
 /// The `option name ...` lines after `uci`, defaults from the current settings.
 pub(crate) fn announcements(options: &EngineOptions) -> Vec<String> {
-    OPTIONS
-        .iter()
-        .filter(|o| o.shown_to_uci())
+    all_options()
+        .filter(|o| o.shown_to_uci() && o.announced(options))
         .map(|o| announcement(o, options))
         .collect()
 }

@@ -1,9 +1,9 @@
-//! The engine's options (declared once in `engine::options::OPTIONS`) in XBoard's words:
-//! `feature option="NAME -spin ..."` and `option NAME=VALUE`. Names match exactly; check
-//! boxes take 0 or 1.
+//! The engine's options (declared once in `engine::options`: `OPTIONS`, then the search's
+//! constants, announced only with `--tunables`) in XBoard's words: `feature option="NAME
+//! -spin ..."` and `option NAME=VALUE`. Names match exactly; check boxes take 0 or 1.
 
 pub(crate) use crate::engine::options::OptionEffect;
-use crate::engine::options::{EngineOption, EngineOptions, OPTIONS, OptionKind, find_option};
+use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -41,9 +41,8 @@ impl OptionError {
 /// The option feature values, e.g. `Move Overhead -spin 30 0 5000`, with the current
 /// values as defaults.
 pub(crate) fn features(options: &EngineOptions) -> Vec<String> {
-    OPTIONS
-        .iter()
-        .filter(|o| o.shown_to_xboard())
+    all_options()
+        .filter(|o| o.shown_to_xboard() && o.announced(options))
         .map(|o| feature(o, options))
         .collect()
 }

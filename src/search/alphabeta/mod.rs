@@ -29,24 +29,6 @@ const CHECK_INTERVAL: u64 = 2048;
 const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
 /// Root moves are announced (UCI `currmove`) once the search is this old.
 const CURRENT_MOVE_REPORT_AFTER: Duration = Duration::from_secs(1);
-/// Singular extensions start at this depth.
-const SINGULAR_MIN_DEPTH: i32 = 7;
-/// A singular move whose alternatives fail this far below the singular bound is extended
-/// by two plies (`double_extensions`), at most `DOUBLE_EXTENSION_CAP` times on one line so
-/// the search cannot grow without end.
-const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-const DOUBLE_EXTENSION_CAP: u8 = 6;
-/// Razoring: at depth `d` up to `RAZOR_MAX_DEPTH`, a static eval this far below alpha times
-/// `d` asks quiescence whether anything can lift the node to alpha.
-const RAZOR_MAX_DEPTH: i32 = 3;
-const RAZOR_MARGIN: i32 = 250;
-/// History pruning: a quiet move whose continuation histories sum below minus this times the
-/// depth is not searched near the leaves.
-const HISTORY_PRUNING_MARGIN: i32 = 1500;
-/// Each this much history (butterfly plus continuation) takes one ply off a late move's
-/// reduction (at most two); a history this far below zero adds one.
-const LMR_HISTORY_DIVISOR: i32 = 8192;
-
 struct RootMove {
     mv: Move,
     score: i32,
@@ -107,9 +89,11 @@ impl<'a> ThreadSearch<'a> {
         tables: &'a mut OrderingTables,
     ) -> ThreadSearch<'a> {
         let mut lmr = [[0u8; 64]; 64];
+        let base = f64::from(features.params.lmr_base) / 100.0;
+        let divisor = f64::from(features.params.lmr_divisor) / 100.0;
         for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
             for (count, r) in row.iter_mut().enumerate().skip(1) {
-                let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+                let value = base + (depth as f64).ln() * (count as f64).ln() / divisor;
                 *r = value.max(0.0) as u8;
             }
         }
@@ -511,7 +495,7 @@ impl<'a> ThreadSearch<'a> {
         observer: &mut dyn SearchObserver,
         start: Instant,
     ) -> i32 {
-        let mut delta = 20;
+        let mut delta = self.features.params.aspiration_window;
         let (mut alpha, mut beta) =
             if self.features.aspiration && depth >= 5 && !is_mate_score(anchor_score) {
                 (anchor_score - delta, anchor_score + delta)
@@ -567,7 +551,7 @@ impl<'a> ThreadSearch<'a> {
             } else {
                 return s;
             }
-            delta += delta / 2 + 10;
+            delta += delta / 2 + self.features.params.aspiration_growth;
             if delta > 1000 {
                 alpha = -INFINITY;
                 beta = INFINITY;
@@ -584,13 +568,14 @@ impl<'a> ThreadSearch<'a> {
             return 0.5;
         }
         const STABILITY: [f64; 5] = [1.6, 1.25, 1.0, 0.9, 0.8];
+        let params = &self.features.params;
         let stability = STABILITY[(self.best_move_stability as usize).min(STABILITY.len() - 1)];
         let drop = if previous_score > -INFINITY && !is_mate_score(previous_score) {
-            (previous_score - score).clamp(0, 80)
+            (previous_score - score).clamp(0, params.score_drop_cap)
         } else {
             0
         };
-        let falling = 1.0 + f64::from(drop) / 160.0;
+        let falling = 1.0 + f64::from(drop) / f64::from(params.score_drop_divisor);
         let total: u64 = moves.iter().map(|r| r.nodes).sum();
         let best_fraction = if total > 0 {
             moves[0].nodes as f64 / total as f64
@@ -598,10 +583,11 @@ impl<'a> ThreadSearch<'a> {
             0.5
         };
         let effort = (1.5 - best_fraction).clamp(0.6, 1.3);
-        // 0.7: a typical middle-game move (stable for a couple of iterations, about two
-        // thirds of the nodes) lands near the fixed share of 0.5 this replaces; 0.5 as the
-        // base thought less and lost (docs/search.md, Adaptive Time).
-        (0.7 * stability * falling * effort).clamp(0.3, 1.0)
+        // TimeShareBase's 70 per cent: a typical middle-game move (stable for a couple of
+        // iterations, about two thirds of the nodes) lands near the fixed share of 0.5 this
+        // replaces; 0.5 as the base thought less and lost (docs/search.md, Adaptive Time).
+        let base = f64::from(params.time_share_base) / 100.0;
+        (base * stability * falling * effort).clamp(0.3, 1.0)
     }
 
     /// A Lazy SMP helper: the same deepening on the shared table, starting at a different

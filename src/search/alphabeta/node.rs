@@ -12,10 +12,7 @@ use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{IidMode, SearchFeatures};
 
-use super::{
-    DOUBLE_EXTENSION_CAP, DOUBLE_EXTENSION_MARGIN, HISTORY_PRUNING_MARGIN, LMR_HISTORY_DIVISOR,
-    RAZOR_MARGIN, RAZOR_MAX_DEPTH, SINGULAR_MIN_DEPTH, ThreadSearch,
-};
+use super::ThreadSearch;
 
 /// Why a node asks for a child search; the child itself is an alpha-beta node (quiescence
 /// at depth 0 or below) unless it is `Quiescence` or `ProbCutQuiescence`.
@@ -129,24 +126,28 @@ impl PruningLimits {
     };
 
     fn new(features: &SearchFeatures, depth: i32, improving: bool, eval: i32) -> PruningLimits {
+        let params = &features.params;
         PruningLimits {
-            late_quiets: if features.late_move_pruning && depth <= 7 {
-                (3 + depth * depth) / if improving { 1 } else { 2 }
+            late_quiets: if features.late_move_pruning && depth <= params.lmp_max_depth {
+                (params.lmp_base + depth * depth) / if improving { 1 } else { 2 }
             } else {
                 i32::MAX
             },
-            futility: if features.futility && depth <= 6 {
-                eval + 100 + 90 * depth
+            futility: if features.futility && depth <= params.futility_max_depth {
+                eval + params.futility_base + params.futility_margin * depth
             } else {
                 i32::MAX
             },
             // Quiet moves that have done badly after the moves that led here.
-            history: if features.history_pruning && depth <= 3 {
-                -HISTORY_PRUNING_MARGIN * depth
+            history: if features.history_pruning && depth <= params.history_pruning_max_depth {
+                -params.history_pruning_margin * depth
             } else {
                 i32::MIN
             },
-            see: (features.see_pruning && depth <= 6).then_some((-25 * depth * depth, -90 * depth)),
+            see: (features.see_pruning && depth <= params.see_pruning_max_depth).then_some((
+                -params.see_quiet_margin * depth * depth,
+                -params.see_tactical_margin * depth,
+            )),
         }
     }
 }
@@ -406,8 +407,11 @@ impl ThreadSearch<'_> {
             raw_eval
         } else {
             node.correction_keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
-            (raw_eval + self.tables.correction.correction(&node.correction_keys))
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            let correction = self
+                .tables
+                .correction
+                .correction(&node.correction_keys, &self.features.params);
+            (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         };
         let improving =
             !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
@@ -438,13 +442,15 @@ impl ThreadSearch<'_> {
         // Zugzwang-blind pruning is off for the side being verified after a null move.
         let verifying =
             self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
+        let params = &self.features.params;
         if !pv_node && !in_check && !excluding {
             // Step 5. Reverse futility pruning: far above beta near the leaves.
             if self.features.reverse_futility
                 && !verifying
-                && depth <= 6
+                && depth <= params.rfp_max_depth
                 && !is_mate_score(beta)
-                && eval - 80 * depth + 40 * i32::from(improving) >= beta
+                && eval - params.rfp_margin * depth + params.rfp_improving * i32::from(improving)
+                    >= beta
             {
                 return Step::Value(eval);
             }
@@ -452,9 +458,9 @@ impl ThreadSearch<'_> {
             // Step 5a. Razoring: so far below alpha near the leaves that only captures could
             // help; quiescence says whether they do.
             if self.features.razoring
-                && depth <= RAZOR_MAX_DEPTH
+                && depth <= params.razor_max_depth
                 && !is_mate_score(node.alpha)
-                && eval + RAZOR_MARGIN * depth <= node.alpha
+                && eval + params.razor_margin * depth <= node.alpha
             {
                 return node.ask(ChildSearch::new(
                     ChildKind::Razor,
@@ -487,15 +493,18 @@ impl ThreadSearch<'_> {
             self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
         if !node.facts.pv_node && !node.facts.in_check && !node.excluding {
             let side = pos.side_to_move();
+            let params = &self.features.params;
             if self.features.null_move
-                && depth >= 3
+                && depth >= params.nmp_min_depth
                 && eval >= beta
                 && !self.stack[ply - 1].current_move.is_null()
                 && pos.has_non_pawn_material(side)
                 && !is_mate_score(beta)
                 && !verifying
             {
-                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let reduction = params.nmp_base_reduction
+                    + depth / params.nmp_depth_divisor
+                    + ((eval - beta) / params.nmp_eval_divisor).min(params.nmp_eval_cap);
                 node.null_reduction = reduction;
                 node.child = pos.make_null_move();
                 self.keys.push(pos.key());
@@ -557,14 +566,16 @@ impl ThreadSearch<'_> {
     /// almost surely beat beta at full depth.
     fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
+        let params = &self.features.params;
         if self.features.probcut
             && !node.facts.pv_node
             && !node.facts.in_check
             && !node.excluding
-            && depth >= 5
+            && depth >= params.probcut_min_depth
             && !is_mate_score(node.beta)
         {
-            let probcut_beta = node.beta + 200 - 50 * i32::from(node.facts.improving);
+            let probcut_beta = node.beta + params.probcut_margin
+                - params.probcut_improving * i32::from(node.facts.improving);
             let table_disagrees = node
                 .tt_hit
                 .is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
@@ -714,7 +725,7 @@ impl ThreadSearch<'_> {
         let tt_move = node.facts.tt_move;
         node.facts.tt_extension = 0;
         if self.features.singular_extensions
-            && depth >= SINGULAR_MIN_DEPTH
+            && depth >= self.features.params.singular_min_depth
             && !node.excluding
             && let Some(hit) = node.tt_hit
             && !hit.best_move.is_null()
@@ -724,7 +735,7 @@ impl ThreadSearch<'_> {
             && !is_mate_score(hit.score)
             && is_playable(pos, tt_move)
         {
-            let singular_beta = hit.score - 2 * depth;
+            let singular_beta = hit.score - self.features.params.singular_beta_multiplier * depth;
             node.singular_beta = singular_beta;
             self.stack[node.ply].excluded_move = tt_move;
             return node.ask(ChildSearch::new(
@@ -749,8 +760,8 @@ impl ThreadSearch<'_> {
         if score < singular_beta {
             let double = self.features.double_extensions
                 && !node.facts.pv_node
-                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                && node.double_extensions < DOUBLE_EXTENSION_CAP;
+                && score < singular_beta - self.features.params.double_extension_margin
+                && i32::from(node.double_extensions) < self.features.params.double_extension_cap;
             node.facts.tt_extension = if double { 2 } else { 1 };
         } else if singular_beta >= node.beta {
             return Step::Value(singular_beta);
@@ -886,7 +897,7 @@ impl ThreadSearch<'_> {
                     reduction -= 1;
                 }
                 let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-1, 2);
+                reduction -= (history / self.features.params.lmr_history_divisor).clamp(-1, 2);
                 reduction = reduction.clamp(0, new_depth - 1);
             }
 
@@ -1001,25 +1012,26 @@ impl ThreadSearch<'_> {
                     // kind tried before it.
                     let pass = &node.pass;
                     let frame = &mut self.stack[ply];
+                    let params = &self.features.params;
+                    let reward = (
+                        params.history_bonus(pass.depth),
+                        params.history_malus(pass.depth),
+                    );
                     if quiet {
                         frame.add_killer(m);
                         self.tables.set_counter(pass.previous, m);
                         self.tables.reward_quiet(
                             pos,
-                            pass.depth,
+                            reward,
                             m,
                             frame.quiets_tried(),
                             &pass.continuation,
                         );
                         self.tables
-                            .reward_captures(pos, pass.depth, None, frame.captures_tried());
+                            .reward_captures(pos, reward, None, frame.captures_tried());
                     } else {
-                        self.tables.reward_captures(
-                            pos,
-                            pass.depth,
-                            Some(m),
-                            frame.captures_tried(),
-                        );
+                        self.tables
+                            .reward_captures(pos, reward, Some(m), frame.captures_tried());
                     }
                     return self.finish_moves(node, pos);
                 }
@@ -1148,8 +1160,12 @@ impl ThreadSearch<'_> {
             node.facts.raw_eval = static_eval;
             let static_eval = if self.features.correction_history {
                 let keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
-                (static_eval + self.tables.correction.correction(&keys))
-                    .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+                (static_eval
+                    + self
+                        .tables
+                        .correction
+                        .correction(&keys, &self.features.params))
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             } else {
                 static_eval
             };
@@ -1198,7 +1214,7 @@ impl ThreadSearch<'_> {
                 } + m
                     .promotion()
                     .map_or(0, |k| piece_value(k) - piece_value(PieceKind::Pawn));
-                if node.stand_pat + gain + 200 <= node.alpha {
+                if node.stand_pat + gain + self.features.params.delta_margin <= node.alpha {
                     continue;
                 }
                 // Q5. Losing captures cannot help. The picker hands out no others, except

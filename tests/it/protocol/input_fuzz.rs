@@ -166,6 +166,7 @@ const ARGVS: &[&[&str]] = &[
     &["--move-overhead", "10", "--help"],
     &["--version"],
     &["--hash=4", "perft", "1"],
+    &["--tunables", "params"],
 ];
 
 const WORDS: &[&str] = &[
@@ -239,7 +240,7 @@ fn is_slow(argv: &[String]) -> bool {
         Subcommand::PerftSuite { max_depth, .. } => max_depth.is_none_or(|d| d > 2),
         Subcommand::Bench { depth } => depth.is_none_or(|d| d > 2),
         Subcommand::Epd { ms, .. } => ms > 20,
-        Subcommand::Xboard | Subcommand::Help | Subcommand::Version => false,
+        Subcommand::Xboard | Subcommand::Help | Subcommand::Version | Subcommand::Params => false,
         // Self-play without end and fitting write files; neither is a parse question.
         // The corpus commands write into folders and read whole corpora.
         Subcommand::Datagen { .. }

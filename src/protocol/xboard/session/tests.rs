@@ -362,7 +362,7 @@ fn settings_reach_the_search_thread_and_limits_reach_the_search() {
     assert_eq!(recorded.len(), 4);
     assert!(matches!(recorded[0], Recorded::SetHash(32)));
     assert!(matches!(recorded[1], Recorded::SetThreads(1)));
-    assert!(matches!(recorded[2], Recorded::SetFeatures(f) if !f.null_move && f.futility));
+    assert!(matches!(recorded[2], Recorded::SetFeatures(ref f) if !f.null_move && f.futility));
     assert!(matches!(recorded[3], Recorded::Clear));
     h.send("new\nsd 4\nst 2\nusermove e2e4");
     let job = h.job();
