@@ -897,7 +897,7 @@ impl ThreadSearch<'_> {
                     reduction -= 1;
                 }
                 let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                reduction -= (history / self.features.params.lmr_history_divisor).clamp(-1, 2);
+                reduction -= history_plies(history, self.features.params.lmr_history_divisor);
                 reduction = reduction.clamp(0, new_depth - 1);
             }
 
@@ -1287,6 +1287,22 @@ impl ThreadSearch<'_> {
     }
 }
 
+/// Late-move reductions: plies off (at most 2) or on (1) a move's reduction for its history,
+/// `(history / divisor).clamp(-1, 2)` by comparisons: the divisor is tunable, so a division
+/// would be a real one for every reduced move.
+#[inline(always)]
+fn history_plies(history: i32, divisor: i32) -> i32 {
+    if history >= 2 * divisor {
+        2
+    } else if history >= divisor {
+        1
+    } else if history > -divisor {
+        0
+    } else {
+        -1
+    }
+}
+
 /// The static evaluation, or the table's score where its bound says the search found the
 /// position better (a lower bound above it) or worse (an upper bound below it) than that.
 /// Mate scores stay out: they are no estimate of a quiet position.
@@ -1296,5 +1312,26 @@ fn refined_eval(static_eval: i32, hit: TtHit) -> i32 {
         hit.score
     } else {
         static_eval
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::history_plies;
+
+    #[test]
+    fn history_plies_are_the_clamped_quotient() {
+        for divisor in [1, 7, 1024, 8192, 32768] {
+            for history in (-100_000..=100_000)
+                .step_by(97)
+                .chain([-divisor, divisor, 2 * divisor])
+            {
+                assert_eq!(
+                    history_plies(history, divisor),
+                    (history / divisor).clamp(-1, 2),
+                    "{history} / {divisor}"
+                );
+            }
+        }
     }
 }
