@@ -54,7 +54,7 @@ fn setoption_reaches_the_search_thread_and_bad_values_change_nothing() {
     let recorded = h.recorded();
     assert_eq!(recorded.len(), 3);
     assert!(matches!(recorded[0], Recorded::SetHash(32)));
-    assert!(matches!(recorded[1], Recorded::SetFeatures(f) if !f.null_move && f.futility));
+    assert!(matches!(&recorded[1], Recorded::SetFeatures(f) if !f.null_move && f.futility));
     assert!(matches!(recorded[2], Recorded::Clear));
     h.send("setoption name Bogus value 1\nsetoption name MultiPV value many");
     h.send("setoption name MultiPV value 65\nsetoption name Null Move value perhaps");
