@@ -407,11 +407,7 @@ impl ThreadSearch<'_> {
             raw_eval
         } else {
             node.correction_keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
-            let correction = self
-                .tables
-                .correction
-                .correction(&node.correction_keys, &self.features.params);
-            (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            self.corrected(raw_eval, &node.correction_keys)
         };
         let improving =
             !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
@@ -439,9 +435,7 @@ impl ThreadSearch<'_> {
         node.double_extensions = self.stack[ply - 1].double_extensions;
         self.stack[ply].double_extensions = node.double_extensions;
 
-        // Zugzwang-blind pruning is off for the side being verified after a null move.
-        let verifying =
-            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
+        let verifying = self.verifying_null_move(pos, ply);
         let params = &self.features.params;
         if !pv_node && !in_check && !excluding {
             // Step 5. Reverse futility pruning: far above beta near the leaves.
@@ -474,6 +468,22 @@ impl ThreadSearch<'_> {
         self.null_move_pruning(node, pos)
     }
 
+    /// Zugzwang-blind pruning (reverse futility, null move) is off for the side a null-move
+    /// verification search is verifying, below it.
+    fn verifying_null_move(&self, pos: &Position, ply: usize) -> bool {
+        self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply
+    }
+
+    /// The static evaluation `raw_eval` corrected by the correction histories' entries under
+    /// `keys`, kept off the mate scores.
+    fn corrected(&self, raw_eval: i32, keys: &CorrectionKeys) -> i32 {
+        let correction = self
+            .tables
+            .correction
+            .correction(keys, &self.features.params);
+        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Step 5b. Quiescence could not lift the node to alpha either: it fails low.
     fn after_razor(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if self.stopped {
@@ -489,8 +499,7 @@ impl ThreadSearch<'_> {
     fn null_move_pruning(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         let (eval, cut_node) = (node.eval, node.facts.cut_node);
-        let verifying =
-            self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply;
+        let verifying = self.verifying_null_move(pos, ply);
         if !node.facts.pv_node && !node.facts.in_check && !node.excluding {
             let side = pos.side_to_move();
             let params = &self.features.params;
@@ -1159,13 +1168,10 @@ impl ThreadSearch<'_> {
             );
             node.facts.raw_eval = static_eval;
             let static_eval = if self.features.correction_history {
-                let keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
-                (static_eval
-                    + self
-                        .tables
-                        .correction
-                        .correction(&keys, &self.features.params))
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+                self.corrected(
+                    static_eval,
+                    &CorrectionKeys::new(pos, &self.continuation_slots(ply)),
+                )
             } else {
                 static_eval
             };

@@ -103,12 +103,9 @@ fn both_drivers_search_the_same_tree_on_perft_positions() {
     assert_same_trees("defaults", &fens[..8], 1..=8, SearchFeatures::default());
 }
 
-/// Every technique that is off by default on, with each IID flavour, and the network: the
-/// null-move verification, ProbCut, singular search and self-deepening IID re-searches all
-/// run as child searches of the drivers.
-#[test]
-fn both_drivers_search_the_same_tree_with_the_other_settings() {
-    let everything = SearchFeatures {
+/// The defaults with every technique switch on, those off by default included.
+fn every_switch_on() -> SearchFeatures {
+    SearchFeatures {
         history_pruning: true,
         singular_extensions: true,
         double_extensions: true,
@@ -117,7 +114,15 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
         probcut: true,
         tt_eval: true,
         ..SearchFeatures::default()
-    };
+    }
+}
+
+/// Every technique that is off by default on, with each IID flavour, and the network: the
+/// null-move verification, ProbCut, singular search and self-deepening IID re-searches all
+/// run as child searches of the drivers.
+#[test]
+fn both_drivers_search_the_same_tree_with_the_other_settings() {
+    let everything = every_switch_on();
     let settings = [
         ("everything on, classic IID", everything),
         (
@@ -171,16 +176,7 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
 /// these tree tests fail (checked by hand when the drivers were written).
 #[test]
 fn both_drivers_search_the_same_tree_deep_enough_to_verify_null_moves() {
-    let everything = SearchFeatures {
-        history_pruning: true,
-        singular_extensions: true,
-        double_extensions: true,
-        razoring: true,
-        correction_history: true,
-        probcut: true,
-        tt_eval: true,
-        ..SearchFeatures::default()
-    };
+    let everything = every_switch_on();
     let fens = &BENCH_POSITIONS[..4];
     assert_same_trees("defaults", fens, 12..=12, SearchFeatures::default());
     assert_same_trees("everything on", fens, 12..=12, everything);
