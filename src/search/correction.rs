@@ -16,6 +16,7 @@ const SLOTS: usize = 1 << 14;
 const PIECE_TO_COUNT: usize = 12 * 64;
 
 /// One table of running averages of the eval's error, each entry within `±MAX_CP` centipawns.
+#[derive(Default)]
 struct Table(Vec<i16>);
 
 impl Table {
@@ -108,7 +109,10 @@ impl CorrectionKeys {
     }
 }
 
-/// The four tables of one search thread.
+/// The four tables of one search thread. They start empty and take their 1.4 MB only when a
+/// search with `Correction History` on calls `allocate`: zeroing them for every search that
+/// never reads them cost 2.7 % of `bench`'s instructions.
+#[derive(Default)]
 pub struct Corrections {
     pawn: Table,
     /// One table per colour of the pieces keyed, both indexed by the side to move.
@@ -116,17 +120,18 @@ pub struct Corrections {
     continuation: Table,
 }
 
-impl Default for Corrections {
-    fn default() -> Self {
-        Corrections {
-            pawn: Table::new(2 * SLOTS),
-            non_pawn: [Table::new(2 * SLOTS), Table::new(2 * SLOTS)],
-            continuation: Table::new(PIECE_TO_COUNT * PIECE_TO_COUNT),
+impl Corrections {
+    /// Gives the tables their slots, all zero, unless they have them already.
+    pub fn allocate(&mut self) {
+        if self.pawn.0.is_empty() {
+            *self = Corrections {
+                pawn: Table::new(2 * SLOTS),
+                non_pawn: [Table::new(2 * SLOTS), Table::new(2 * SLOTS)],
+                continuation: Table::new(PIECE_TO_COUNT * PIECE_TO_COUNT),
+            };
         }
     }
-}
 
-impl Corrections {
     /// Centipawns to add to the static evaluation of the position with these keys. Each
     /// table's estimate counts by its weight in 1/256 (`SearchParams`): every table estimates
     /// the whole error, so the default weights sum to about one, leaning on the pawn structure
@@ -173,6 +178,7 @@ mod tests {
     #[test]
     fn a_correction_follows_the_errors_of_its_position_within_the_cap() {
         let mut tables = Corrections::default();
+        tables.allocate();
         let pos = Position::startpos();
         let keys = CorrectionKeys::new(&pos, &[None, None]);
         assert_eq!(tables.correction(&keys, &PARAMS), 0);
@@ -195,6 +201,7 @@ mod tests {
     #[test]
     fn each_table_is_keyed_by_what_it_says() {
         let mut tables = Corrections::default();
+        tables.allocate();
         let pos = Position::startpos();
         let keys = CorrectionKeys::new(&pos, &[None, None]);
         for _ in 0..300 {
@@ -225,6 +232,7 @@ mod tests {
     #[test]
     fn the_continuation_entry_needs_two_real_moves_and_tells_them_apart() {
         let mut tables = Corrections::default();
+        tables.allocate();
         let pos = Position::startpos();
         let both = last_moves(&pos, ["g1f3", "e2e4"]);
         let swapped = [both[1], both[0]];

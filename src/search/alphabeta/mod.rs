@@ -88,6 +88,9 @@ impl<'a> ThreadSearch<'a> {
         shared_nodes: &'a AtomicU64,
         tables: &'a mut OrderingTables,
     ) -> ThreadSearch<'a> {
+        if features.correction_history {
+            tables.correction.allocate();
+        }
         let mut lmr = [[0u8; 64]; 64];
         let base = f64::from(features.params.lmr_base) / 100.0;
         let divisor = f64::from(features.params.lmr_divisor) / 100.0;
