@@ -68,6 +68,10 @@ fn main() {
             eprintln!("datagen: seed {}", config.seed);
             report(ironwood::tools::datagen::run(&config))
         }
+        Subcommand::Spsa(args) => {
+            let config = args.config(&options, cli_evaluation(&options));
+            report(ironwood::tools::spsa::run(&config))
+        }
         Subcommand::Corpus(command) => report(corpus(command)),
         Subcommand::Tune(args) => report(ironwood::tools::tune::run(&args.config(&options))),
         Subcommand::Train(args) => report(ironwood::tools::train::run(&args.config(&options))),
@@ -128,7 +132,7 @@ fn bench(options: &cli::GlobalOptions, depth: Option<u32>) -> i32 {
     0
 }
 
-/// The evaluation `--evaluation` and `--eval-file` ask for (bench, datagen); a network
+/// The evaluation `--evaluation` and `--eval-file` ask for (bench, datagen, spsa); a network
 /// that cannot be loaded ends the run with status 1, as nothing else would say so.
 fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
     let network = match &options.eval_file {

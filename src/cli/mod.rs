@@ -200,6 +200,58 @@ const DATAGEN: Command = Command {
     shared: &[],
 };
 
+const SPSA: Command = Command {
+    name: "spsa",
+    synopsis: "--state FILE [OPTIONS]",
+    help: "tune the search's constants by OpenBench's SPSA: game pairs at a node limit between \
+           engines with theta perturbed each way, --threads pairs at a time (default: all \
+           cores); FILE holds the run's place after every pair and an existing FILE is \
+           resumed; prints the tuned values at the end",
+    flags: &[&[
+        Flag::new(
+            &["--state"],
+            Takes::Value("FILE"),
+            "the state file (settings, iteration, theta), rewritten after every pair",
+        ),
+        Flag::new(
+            &["--params"],
+            Takes::Value("A,B,..."),
+            "the constants to tune, as `ironwood params` names them",
+        )
+        .default(Shown::Text("all")),
+        Flag::new(
+            &["--pairs"],
+            Takes::Value("N"),
+            "the run's planned iterations, which the schedule ends at",
+        )
+        .default(Shown::Int(crate::tools::spsa::DEFAULT_PAIRS)),
+        Flag::new(&["--nodes"], Takes::Value("N"), "soft node limit per move")
+            .default(Shown::Int(DEFAULT_DATAGEN_NODES)),
+        Flag::new(
+            &["--seed"],
+            Takes::Value("N"),
+            "the openings' and perturbations' random numbers",
+        )
+        .default(Shown::Text("random, recorded in FILE")),
+        Flag::new(
+            &["--openings"],
+            Takes::Value("EPD"),
+            "start from these positions plus 2-4 random plies instead of 8-9 from the start",
+        ),
+        Flag::new(
+            &["--out"],
+            Takes::Value("SHARD"),
+            "also write every game to this new corpus file, as datagen does",
+        ),
+        Flag::new(
+            &["--stop-after"],
+            Takes::Value("N"),
+            "play at most N pairs now; running again resumes",
+        ),
+    ]],
+    shared: &[],
+};
+
 const CORPUS_ADD: Command = Command {
     name: "corpus add",
     synopsis: "FILE... [--dir DIR]",
@@ -346,13 +398,14 @@ const TRAIN: Command = Command {
 };
 
 /// Every subcommand, in the order the usage text lists them.
-const COMMANDS: [&Command; 13] = [
+const COMMANDS: [&Command; 14] = [
     &PERFT,
     &PERFT_SUITE,
     &BENCH,
     &PARAMS,
     &EPD,
     &DATAGEN,
+    &SPSA,
     &CORPUS_ADD,
     &CORPUS_VERIFY,
     &CORPUS_STATS,
@@ -447,6 +500,7 @@ pub enum Subcommand {
         ms: u64,
     },
     Datagen(DatagenArgs),
+    Spsa(SpsaArgs),
     Corpus(CorpusCommand),
     Tune(TuneArgs),
     Train(TrainArgs),
@@ -461,6 +515,20 @@ pub struct DatagenArgs {
     /// `None`: a random seed.
     pub seed: Option<u64>,
     pub openings: Option<PathBuf>,
+}
+
+/// `spsa`'s own arguments; `None` means the state file's when resuming, else the default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpsaArgs {
+    pub state: PathBuf,
+    /// The constants' names as `PARAMS` spells them.
+    pub params: Option<Vec<&'static str>>,
+    pub pairs: Option<u64>,
+    pub nodes: Option<u64>,
+    pub seed: Option<u64>,
+    pub openings: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub stop_after: Option<u64>,
 }
 
 /// `corpus`'s own subcommands.
@@ -686,6 +754,7 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
             Ok(Subcommand::Params)
         }
         "datagen" => datagen(args),
+        "spsa" => spsa(args),
         "corpus" => corpus(args),
         "tune" => tune(args),
         "train" => train(args),
@@ -742,6 +811,42 @@ fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
         seed: m.get("--seed", number)?,
         openings: m.value("--openings").map(PathBuf::from),
     }))
+}
+
+fn spsa(args: &[String]) -> Result<Subcommand, CliError> {
+    let m = Matches::parse(&SPSA, args)?;
+    m.at_most(0)?;
+    Ok(Subcommand::Spsa(SpsaArgs {
+        state: PathBuf::from(not_empty(
+            "--state",
+            m.required("--state", "FILE")?,
+            "a file",
+        )?),
+        params: m.get("--params", param_names)?,
+        pairs: m.get("--pairs", positive)?,
+        nodes: m.get("--nodes", positive)?,
+        seed: m.get("--seed", number)?,
+        openings: m.value("--openings").map(PathBuf::from),
+        out: m.value("--out").map(PathBuf::from),
+        stop_after: m.get("--stop-after", positive)?,
+    }))
+}
+
+/// A comma-separated list of the search's constants, each once.
+fn param_names(option: &str, value: &str) -> Result<Vec<&'static str>, CliError> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for name in value.split(',') {
+        let param = crate::search::params::find_param(name).ok_or_else(|| {
+            CliError(format!(
+                "{option}: unknown constant `{name}` (`ironwood params` lists them)"
+            ))
+        })?;
+        if names.contains(&param.name) {
+            return Err(CliError(format!("{option}: {} twice", param.name)));
+        }
+        names.push(param.name);
+    }
+    Ok(names)
 }
 
 fn filter(m: &Matches) -> Result<Filter, CliError> {
@@ -873,6 +978,37 @@ impl DatagenArgs {
             nodes: self.nodes.unwrap_or(DEFAULT_DATAGEN_NODES),
             seed: self.seed.unwrap_or_else(rand::random),
             openings: self.openings,
+            evaluation,
+        }
+    }
+}
+
+impl SpsaArgs {
+    /// The run these arguments ask for, with the evaluation and options given.
+    pub fn config(
+        self,
+        options: &GlobalOptions,
+        evaluation: crate::nnue::Evaluation,
+    ) -> crate::tools::spsa::SpsaConfig {
+        crate::tools::spsa::SpsaConfig {
+            state: self.state,
+            params: self.params.map(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| crate::search::params::find_param(n))
+                    .collect()
+            }),
+            pairs: self.pairs,
+            nodes: self.nodes,
+            default_nodes: DEFAULT_DATAGEN_NODES,
+            seed: self.seed,
+            openings: self.openings,
+            out: self.out,
+            stop_after: self.stop_after,
+            threads: options.threads_or_all_cores(),
+            hash_mb: options
+                .hash_mb
+                .unwrap_or(crate::tools::datagen::DEFAULT_HASH_MB),
             evaluation,
         }
     }
@@ -1120,6 +1256,19 @@ mod tests {
             })
         );
         assert_eq!(
+            command("spsa --state s.tsv --params rfpmargin,LmrBase --pairs 4 --stop-after 2"),
+            Subcommand::Spsa(SpsaArgs {
+                state: PathBuf::from("s.tsv"),
+                params: Some(vec!["RfpMargin", "LmrBase"]),
+                pairs: Some(4),
+                nodes: None,
+                seed: None,
+                openings: None,
+                out: None,
+                stop_after: Some(2),
+            })
+        );
+        assert_eq!(
             command("tune --data a.bin --data=b.bin --out w.rs --epochs 3 --lambda 0.25"),
             Subcommand::Tune(TuneArgs {
                 data: vec![PathBuf::from("a.bin"), PathBuf::from("b.bin")],
@@ -1184,6 +1333,13 @@ mod tests {
             "datagen --out f --games 0",
             "datagen --out f --nodes x",
             "datagen --out f extra",
+            "spsa",
+            "spsa --state",
+            "spsa --state s --params Bogus",
+            "spsa --state s --params RfpMargin,rfpmargin",
+            "spsa --state s --params RfpMargin,",
+            "spsa --state s --pairs 0",
+            "spsa --state s --stop-after x",
             "corpus",
             "corpus list",
             "corpus add",

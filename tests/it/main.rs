@@ -45,10 +45,11 @@ mod protocol {
     mod xboard_protocol;
 }
 
-/// datagen, the corpus, the tuner and the trainer.
+/// datagen, the corpus, the SPSA tuner, the tuner and the trainer.
 mod tools {
     mod corpus;
     mod datagen;
+    mod spsa;
     mod train;
     mod tune;
 }

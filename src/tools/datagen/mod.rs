@@ -2,9 +2,10 @@
 //! thread. Each game starts from random plies, searches every move with a soft node limit,
 //! is adjudicated by score, and is written whole (every move and search score) to a new
 //! corpus shard (`corpus::format`). A run with the same seed plays and writes the same games.
+//! `ironwood spsa` plays its games with the same pieces (`opening`, `play_out`, the writer).
 
 use crate::board::game::{Game, Outcome};
-use crate::board::{Move, MoveList, Position, legal_moves};
+use crate::board::{Color, Move, MoveList, Position, legal_moves};
 use crate::search::score::is_mate_score;
 use crate::search::{SearchControl, SearchLimits, Searcher, Silent};
 use crate::tools::corpus::format::{
@@ -51,14 +52,23 @@ pub struct DatagenConfig {
 
 /// Games finished out of order wait here, so the file holds them in game order, one block
 /// (one `write`) per game: a killed run leaves every finished game readable.
-struct OrderedWriter {
+pub(crate) struct OrderedWriter {
     writer: ShardWriter,
     next: u64,
     waiting: BTreeMap<u64, Vec<u8>>,
 }
 
 impl OrderedWriter {
-    fn finish(&mut self, game: u64, encoded: Vec<u8>) -> Result<(), String> {
+    /// A writer whose first game is number 0.
+    pub(crate) fn new(writer: ShardWriter) -> OrderedWriter {
+        OrderedWriter {
+            writer,
+            next: 0,
+            waiting: BTreeMap::new(),
+        }
+    }
+
+    pub(crate) fn finish(&mut self, game: u64, encoded: Vec<u8>) -> Result<(), String> {
         self.waiting.insert(game, encoded);
         while let Some(encoded) = self.waiting.remove(&self.next) {
             self.writer
@@ -126,11 +136,7 @@ pub fn run(config: &DatagenConfig) -> Result<(), String> {
         games_done: AtomicU64::new(0),
         positions_done: AtomicU64::new(0),
         failed: AtomicBool::new(false),
-        writer: Mutex::new(OrderedWriter {
-            writer,
-            next: 0,
-            waiting: BTreeMap::new(),
-        }),
+        writer: Mutex::new(OrderedWriter::new(writer)),
         error: Mutex::new(None),
     };
     let start = Instant::now();
@@ -181,7 +187,7 @@ fn progress(shared: &Shared, elapsed: Duration) -> String {
     line
 }
 
-fn load_openings(path: &PathBuf) -> Result<Vec<Position>, String> {
+pub(crate) fn load_openings(path: &PathBuf) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut positions = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -235,17 +241,17 @@ fn play_games(shared: &Shared) {
 }
 
 /// Per-game random numbers: the same for a game index whatever thread plays it.
-fn game_rng(seed: u64, index: u64) -> StdRng {
+pub(crate) fn game_rng(seed: u64, index: u64) -> StdRng {
     StdRng::seed_from_u64(seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-struct Searched {
+pub(crate) struct Searched {
     best: Move,
     /// Side to move's point of view.
     score: i32,
 }
 
-fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
+pub(crate) fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
     let control = SearchControl::new(SearchLimits {
         nodes: Some(nodes * HARD_NODE_FACTOR),
         soft_nodes: Some(nodes),
@@ -261,7 +267,7 @@ fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
 /// A start: random plies from the start position (or an opening), redrawn until the
 /// position is playable and its quick search is not lopsided. Returns the game and that
 /// search, which is also the first move's.
-fn opening(
+pub(crate) fn opening(
     searcher: &mut Searcher,
     config: &DatagenConfig,
     openings: &[Position],
@@ -307,7 +313,26 @@ fn play_game(
     index: u64,
 ) -> GameRecord {
     let mut rng = game_rng(config.seed, index);
-    let (mut game, mut searched) = opening(searcher, config, openings, &mut rng);
+    let (game, searched) = opening(searcher, config, openings, &mut rng);
+    play_out(std::slice::from_mut(searcher), config.nodes, game, searched)
+}
+
+/// The searcher playing `side`: `players` is one searcher for both sides (datagen, whose
+/// table and histories carry over between the sides' moves) or White's then Black's (spsa).
+fn player(players: &mut [Searcher], side: Color) -> &mut Searcher {
+    let index = if players.len() == 1 { 0 } else { side.index() };
+    &mut players[index]
+}
+
+/// Plays `game` on from `searched`, the side to move's search of its position, to its end,
+/// and returns it whole: the moves before it as the opening, then every searched position
+/// with the move played and its score.
+pub(crate) fn play_out(
+    players: &mut [Searcher],
+    nodes: u64,
+    mut game: Game,
+    mut searched: Searched,
+) -> GameRecord {
     let start = game.start().clone();
     let opening_moves = game.moves().to_vec();
     let mut scored: Vec<ScoredPly> = Vec::new();
@@ -347,7 +372,8 @@ fn play_game(
                 Outcome::Repetition => (GameResult::Draw, Ending::Repetition),
             };
         }
-        searched = search(searcher, &game, config.nodes);
+        let side = game.position().side_to_move();
+        searched = search(player(players, side), &game, nodes);
     };
     GameRecord {
         start,

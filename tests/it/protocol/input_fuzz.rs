@@ -244,6 +244,7 @@ fn is_slow(argv: &[String]) -> bool {
         // Self-play without end and fitting write files; neither is a parse question.
         // The corpus commands write into folders and read whole corpora.
         Subcommand::Datagen { .. }
+        | Subcommand::Spsa(_)
         | Subcommand::Tune(_)
         | Subcommand::Train(_)
         | Subcommand::Corpus(_) => true,
