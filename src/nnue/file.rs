@@ -1,23 +1,41 @@
 //! The network file, the one place its layout is defined. All numbers little-endian.
 //!
-//! Header, 48 bytes: the magic `IRONWNET` (8 bytes), then u32s: format version (now 1),
-//! inputs (768), hidden width H (128), activation (0 = clipped ReLU), QA (255), QB (64),
-//! eval scale (400), reserved 0; then the payload's FNV-1a 64-bit checksum (u64).
+//! Header, 48 bytes: the magic `IRONWNET` (8 bytes), then u32s: format version (1 or 2),
+//! inputs (768), hidden width H (128), activation (0 = clipped ReLU, 1 = squared clipped
+//! ReLU; version 1 has only 0), QA (255), QB (64), eval scale (400), output buckets B
+//! (version 2: 1 or 8; version 1: reserved, 0, and B is 1); then the payload's FNV-1a
+//! 64-bit checksum (u64).
 //! Payload: feature-transformer weights (i16, 768 rows of H, row = feature), its biases
-//! (i16 x H), output weights (i16 x 2H: side to move's half first), output bias (i32).
+//! (i16 x H), output weights (i16, B rows of 2H: bucket 0 first, side to move's half first
+//! in each), output biases (i32 x B). Version 1 is version 2 with B = 1 and clipped ReLU;
+//! such networks are still written as version 1, so older builds read them.
 
-use super::{ACTIVATION_CRELU, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use super::{Activation, HIDDEN, INPUTS, Network, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"IRONWNET";
-pub const VERSION: u32 = 1;
+/// The newest version this build reads and writes.
+pub const VERSION: u32 = 2;
 pub const HEADER_SIZE: usize = 48;
-pub const PAYLOAD_SIZE: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The payload of a one-bucket network (every version 1 file's).
+pub const PAYLOAD_SIZE: usize = payload_size(1);
+/// The size of a version 1 file (the embedded network's).
 pub const FILE_SIZE: usize = HEADER_SIZE + PAYLOAD_SIZE;
+
+/// The payload's size with `buckets` output buckets.
+pub const fn payload_size(buckets: usize) -> usize {
+    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+}
 
 /// The largest feature-transformer weight or bias a file may hold: 32 pieces and the bias
 /// then always fit an i16 accumulator.
 pub const MAX_TRANSFORMER_VALUE: i16 = 992;
+
+/// The largest |output weight| of a squared-clipped-ReLU network: the integer output
+/// layer multiplies a clipped value (0..=QA) by its weight in an i16 lane, and
+/// 255 x 127 = 32385 fits. The trainer's weight clip (1.98 x QB = 126.7) stays within it.
+pub const MAX_SCRELU_OUTPUT_WEIGHT: i16 = 127;
+const _: () = assert!(QA * MAX_SCRELU_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
 
 /// Why bytes are not a network this build can use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +47,14 @@ pub enum NetworkError {
     BadLayout {
         inputs: u32,
         hidden: u32,
-        activation: u32,
     },
+    /// An activation code this build does not know, or one its version cannot hold.
+    UnknownActivation {
+        version: u32,
+        code: u32,
+    },
+    /// An output bucket count other than 1 or 8.
+    BadOutputBuckets(u32),
     BadQuantisation {
         qa: u32,
         qb: u32,
@@ -43,6 +67,12 @@ pub enum NetworkError {
     },
     /// A transformer weight or bias beyond `MAX_TRANSFORMER_VALUE` (index in the payload's i16s).
     OutOfRange {
+        index: usize,
+        value: i16,
+    },
+    /// A squared-clipped-ReLU output weight beyond `MAX_SCRELU_OUTPUT_WEIGHT` (index among
+    /// the output weights).
+    OutputWeightOutOfRange {
         index: usize,
         value: i16,
     },
@@ -64,16 +94,20 @@ impl fmt::Display for NetworkError {
             }
             NetworkError::BadVersion(v) => write!(
                 f,
-                "network format version {v}; this build reads version {VERSION}"
+                "network format version {v}; this build reads versions 1 to {VERSION}"
             ),
-            NetworkError::BadLayout {
-                inputs,
-                hidden,
-                activation,
-            } => write!(
+            NetworkError::BadLayout { inputs, hidden } => write!(
                 f,
-                "network layout {inputs} -> {hidden} (activation {activation}); this build runs \
-                 {INPUTS} -> {HIDDEN} (activation {ACTIVATION_CRELU})"
+                "network layout {inputs} -> {hidden}; this build runs {INPUTS} -> {HIDDEN}"
+            ),
+            NetworkError::UnknownActivation { version, code } => write!(
+                f,
+                "activation code {code} in a version {version} network; this build knows 0 \
+                 (clipped ReLU) and, from version 2, 1 (squared clipped ReLU)"
+            ),
+            NetworkError::BadOutputBuckets(buckets) => write!(
+                f,
+                "{buckets} output buckets; this build runs networks of {OUTPUT_BUCKET_COUNTS:?}"
             ),
             NetworkError::BadQuantisation { qa, qb, scale } => write!(
                 f,
@@ -82,7 +116,7 @@ impl fmt::Display for NetworkError {
             ),
             NetworkError::WrongSize(n) => write!(
                 f,
-                "truncated or padded: {n} bytes; a network of this layout has {FILE_SIZE}"
+                "truncated or padded: {n} bytes, not the size of a network of this layout"
             ),
             NetworkError::BadChecksum { stored, computed } => write!(
                 f,
@@ -91,6 +125,11 @@ impl fmt::Display for NetworkError {
             NetworkError::OutOfRange { index, value } => write!(
                 f,
                 "transformer value {value} at {index} is beyond +-{MAX_TRANSFORMER_VALUE}"
+            ),
+            NetworkError::OutputWeightOutOfRange { index, value } => write!(
+                f,
+                "output weight {value} at {index} is beyond +-{MAX_SCRELU_OUTPUT_WEIGHT}, the \
+                 bound of a squared clipped ReLU network"
             ),
         }
     }
@@ -124,22 +163,31 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadMagic);
     }
     let version = u32_at(bytes, 8);
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(NetworkError::BadVersion(version));
     }
-    let (inputs, hidden, activation) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
-    if (inputs, hidden, activation) != (INPUTS as u32, HIDDEN as u32, ACTIVATION_CRELU) {
-        return Err(NetworkError::BadLayout {
-            inputs,
-            hidden,
-            activation,
-        });
+    let (inputs, hidden) = (u32_at(bytes, 12), u32_at(bytes, 16));
+    if (inputs, hidden) != (INPUTS as u32, HIDDEN as u32) {
+        return Err(NetworkError::BadLayout { inputs, hidden });
     }
+    let code = u32_at(bytes, 20);
+    let activation = Activation::from_code(code)
+        .filter(|&a| version >= 2 || a == Activation::ClippedRelu)
+        .ok_or(NetworkError::UnknownActivation { version, code })?;
     let (qa, qb, scale) = (u32_at(bytes, 24), u32_at(bytes, 28), u32_at(bytes, 32));
     if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
         return Err(NetworkError::BadQuantisation { qa, qb, scale });
     }
-    if bytes.len() != FILE_SIZE {
+    let buckets = match version {
+        1 => 1,
+        _ => u32_at(bytes, 36),
+    };
+    if !OUTPUT_BUCKET_COUNTS.contains(&(buckets as usize)) {
+        return Err(NetworkError::BadOutputBuckets(buckets));
+    }
+    let buckets = buckets as usize;
+    let payload_len = payload_size(buckets);
+    if bytes.len() != HEADER_SIZE + payload_len {
         return Err(NetworkError::WrongSize(bytes.len()));
     }
     let payload = &bytes[HEADER_SIZE..];
@@ -149,41 +197,61 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadChecksum { stored, computed });
     }
     let transformer_len = 2 * (INPUTS * HIDDEN + HIDDEN);
+    let output_end = payload_len - 4 * buckets;
     let transformer: Vec<i16> = i16s(&payload[..transformer_len]).collect();
-    let output: Vec<i16> = i16s(&payload[transformer_len..PAYLOAD_SIZE - 4]).collect();
-    let out_bias = i32::from_le_bytes(payload[PAYLOAD_SIZE - 4..].try_into().unwrap());
+    let output: Vec<i16> = i16s(&payload[transformer_len..output_end]).collect();
+    let output_biases: Vec<i32> = payload[output_end..]
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
     let (weights, biases) = transformer.split_at(INPUTS * HIDDEN);
     Network::from_parts(
         weights.to_vec(),
         biases.try_into().unwrap(),
-        output.as_slice().try_into().unwrap(),
-        out_bias,
+        activation,
+        &output,
+        output_biases,
     )
 }
 
-/// The file for `net`.
-pub fn encode(net: &Network) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(PAYLOAD_SIZE);
+/// The payload of `net` (what the checksum covers).
+pub(super) fn encode_payload(net: &Network) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(payload_size(net.output_buckets()));
     for value in net
         .transformer_weights
         .iter()
         .chain(&net.transformer_biases)
-        .chain(&net.output_weights)
+        .chain(net.output_weights.as_flattened())
     {
         payload.extend_from_slice(&value.to_le_bytes());
     }
-    payload.extend_from_slice(&net.output_bias.to_le_bytes());
-    let mut bytes = Vec::with_capacity(FILE_SIZE);
+    for bias in &net.output_biases {
+        payload.extend_from_slice(&bias.to_le_bytes());
+    }
+    payload
+}
+
+/// The file for `net`: version 1 when version 1 can hold it (one bucket, clipped ReLU),
+/// else version 2.
+pub fn encode(net: &Network) -> Vec<u8> {
+    let payload = encode_payload(net);
+    let buckets = net.output_buckets() as u32;
+    let (version, bucket_field) = if buckets == 1 && net.activation == Activation::ClippedRelu {
+        (1, 0)
+    } else {
+        (2, buckets)
+    };
+    let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
     bytes.extend_from_slice(&MAGIC);
     for field in [
-        VERSION,
+        version,
         INPUTS as u32,
         HIDDEN as u32,
-        ACTIVATION_CRELU,
+        net.activation.code(),
         QA as u32,
         QB as u32,
         SCALE as u32,
-        0,
+        bucket_field,
     ] {
         bytes.extend_from_slice(&field.to_le_bytes());
     }

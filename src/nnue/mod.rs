@@ -1,6 +1,7 @@
 //! The neural network evaluation (NNUE): a (768 -> H) x 2 -> 1 perspective network with a
-//! clipped ReLU, int16 weights. `Network` holds the quantised weights and scores an
-//! accumulator; `accumulator` keeps the hidden layer up to date move by move.
+//! clipped or squared clipped ReLU and 1 or 8 output buckets by material, int16 weights.
+//! `Network` holds the quantised weights and scores an accumulator; `accumulator` keeps
+//! the hidden layer up to date move by move.
 
 pub mod accumulator;
 pub mod file;
@@ -20,13 +21,78 @@ pub use simd::SimdPath;
 pub const INPUTS: usize = 768;
 /// The hidden layer's width per perspective.
 pub const HIDDEN: usize = 128;
-/// The activation code in the file header: clipped ReLU, clamp(x, 0, 1).
-pub const ACTIVATION_CRELU: u32 = 0;
+/// The output bucket counts a network may have: one output layer, or one per material band.
+pub const OUTPUT_BUCKET_COUNTS: [usize; 2] = [1, 8];
+/// The most output buckets a network has (tests and the trainer size arrays with it).
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// Quantisation: transformer weights and biases are floats x QA, output weights x QB, the
 /// output bias x QA x QB; the float output times SCALE is centipawns.
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
+
+/// The hidden layer's activation, with its code in the file header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// Clipped ReLU, clamp(x, 0, 1): code 0, the only one of file version 1.
+    ClippedRelu,
+    /// Squared clipped ReLU, clamp(x, 0, 1)^2: code 1.
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    pub const ALL: [Activation; 2] = [Activation::ClippedRelu, Activation::SquaredClippedRelu];
+
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        }
+    }
+
+    pub fn from_code(code: u32) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.code() == code)
+    }
+
+    /// The name `ironwood train --activation` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::ClippedRelu => "crelu",
+            Activation::SquaredClippedRelu => "screlu",
+        }
+    }
+
+    /// The activation of a float hidden value.
+    #[inline]
+    pub fn apply(self, x: f32) -> f32 {
+        let clipped = x.clamp(0.0, 1.0);
+        match self {
+            Activation::ClippedRelu => clipped,
+            Activation::SquaredClippedRelu => clipped * clipped,
+        }
+    }
+
+    /// Its derivative (0 at and beyond the clipping points, where the trainer takes it so).
+    #[inline]
+    pub fn derivative(self, x: f32) -> f32 {
+        if x <= 0.0 || x >= 1.0 {
+            return 0.0;
+        }
+        match self {
+            Activation::ClippedRelu => 1.0,
+            Activation::SquaredClippedRelu => 2.0 * x,
+        }
+    }
+}
+
+/// The output bucket of a position with `piece_count` pieces (kings included) in a network
+/// of `buckets` buckets: with 8, (pieces - 2) / 4, so bare kings are bucket 0 and the
+/// starting 32 pieces bucket 7. The engine and the trainer both call this one function.
+#[inline]
+pub fn output_bucket(piece_count: u32, buckets: usize) -> usize {
+    let pieces_per_bucket = 32 / buckets.max(1);
+    (piece_count.saturating_sub(2) as usize / pieces_per_bucket).min(buckets.max(1) - 1)
+}
 
 /// The network compiled into the binary (made by `ironwood train`, see README).
 static EMBEDDED_FILE: &[u8] = include_bytes!("default.nnue");
@@ -56,28 +122,50 @@ pub struct Network {
     /// Row `f` (HIDDEN values) is the weights of input `f`.
     pub(crate) transformer_weights: Vec<i16>,
     pub(crate) transformer_biases: [i16; HIDDEN],
-    /// Side to move's half first, then the other side's.
-    pub(crate) output_weights: [i16; 2 * HIDDEN],
-    pub(crate) output_bias: i32,
+    pub(crate) activation: Activation,
+    /// One row of 2 x HIDDEN per output bucket: side to move's half first, then the other
+    /// side's.
+    pub(crate) output_weights: Vec<[i16; 2 * HIDDEN]>,
+    /// One per output bucket.
+    pub(crate) output_biases: Vec<i32>,
     checksum: u64,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}, {:016x})", self.checksum)
+        write!(
+            f,
+            "Network({INPUTS}->{HIDDEN}, {}, {} buckets, {:016x})",
+            self.activation.name(),
+            self.output_biases.len(),
+            self.checksum
+        )
     }
 }
 
 impl Network {
-    /// A network from its quantised values; refuses transformer values an accumulator
-    /// could overflow with.
+    /// A network from its quantised values: `output_weights` holds 2 x HIDDEN values per
+    /// bucket and `output_biases` one, for 1 or 8 buckets. Refuses transformer values an
+    /// accumulator could overflow with, and (for SCReLU) output weights the integer output
+    /// layer could overflow with.
     pub fn from_parts(
         transformer_weights: Vec<i16>,
         transformer_biases: [i16; HIDDEN],
-        output_weights: [i16; 2 * HIDDEN],
-        output_bias: i32,
+        activation: Activation,
+        output_weights: &[i16],
+        output_biases: Vec<i32>,
     ) -> Result<Network, NetworkError> {
-        assert_eq!(transformer_weights.len(), INPUTS * HIDDEN);
+        let buckets = output_biases.len();
+        if !OUTPUT_BUCKET_COUNTS.contains(&buckets) {
+            return Err(NetworkError::BadOutputBuckets(buckets as u32));
+        }
+        if transformer_weights.len() != INPUTS * HIDDEN
+            || output_weights.len() != buckets * 2 * HIDDEN
+        {
+            return Err(NetworkError::WrongSize(
+                2 * (transformer_weights.len() + output_weights.len()),
+            ));
+        }
         let limit = file::MAX_TRANSFORMER_VALUE;
         if let Some((index, &value)) = transformer_weights
             .iter()
@@ -87,15 +175,25 @@ impl Network {
         {
             return Err(NetworkError::OutOfRange { index, value });
         }
+        if activation == Activation::SquaredClippedRelu {
+            let limit = file::MAX_SCRELU_OUTPUT_WEIGHT;
+            if let Some((index, &value)) = output_weights
+                .iter()
+                .enumerate()
+                .find(|(_, v)| v.unsigned_abs() > limit.unsigned_abs())
+            {
+                return Err(NetworkError::OutputWeightOutOfRange { index, value });
+            }
+        }
         let mut net = Network {
             transformer_weights,
             transformer_biases,
-            output_weights,
-            output_bias,
+            activation,
+            output_weights: output_weights.as_chunks::<{ 2 * HIDDEN }>().0.to_vec(),
+            output_biases,
             checksum: 0,
         };
-        let bytes = file::encode(&net);
-        net.checksum = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
+        net.checksum = file::checksum(&file::encode_payload(&net));
         Ok(net)
     }
 
@@ -115,6 +213,24 @@ impl Network {
     /// The payload's checksum, which names the network in logs and options.
     pub fn checksum(&self) -> u64 {
         self.checksum
+    }
+
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// 1 or 8.
+    pub fn output_buckets(&self) -> usize {
+        self.output_biases.len()
+    }
+
+    /// The output bucket `pos` is scored with.
+    #[inline]
+    pub fn output_bucket_of(&self, pos: &Position) -> usize {
+        if self.output_biases.len() == 1 {
+            return 0;
+        }
+        output_bucket(pos.occupied().count(), self.output_biases.len())
     }
 
     /// The network built into the binary.
@@ -142,16 +258,31 @@ impl Network {
         leaked
     }
 
-    /// The output layer over an up-to-date accumulator, in centipawns for `side`.
-    pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
-        self.output_with(SimdPath::active(), acc, side)
+    /// The output layer over an up-to-date accumulator, in centipawns for `side`, with the
+    /// weights of output bucket `bucket` (`output_bucket_of`).
+    pub fn output(&self, acc: &Accumulator, side: Color, bucket: usize) -> i32 {
+        self.output_with(SimdPath::active(), acc, side, bucket)
     }
 
     /// `output` on the given code path (tests compare the paths).
-    pub fn output_with(&self, path: SimdPath, acc: &Accumulator, side: Color) -> i32 {
+    pub fn output_with(
+        &self,
+        path: SimdPath,
+        acc: &Accumulator,
+        side: Color,
+        bucket: usize,
+    ) -> i32 {
         let (own, other) = acc.perspectives(side);
-        let sum = i64::from(simd::output_sum(path, own, other, &self.output_weights))
-            + i64::from(self.output_bias);
+        let weights = &self.output_weights[bucket];
+        // Either sum is in units of QA x QB, as the bias is.
+        let sum = match self.activation {
+            Activation::ClippedRelu => simd::output_sum(path, own, other, weights),
+            // The sum of v x v x w is in QA x QA x QB: one division brings it to QA x QB.
+            Activation::SquaredClippedRelu => {
+                simd::squared_output_sum(path, own, other, weights) / QA
+            }
+        };
+        let sum = i64::from(sum) + i64::from(self.output_biases[bucket]);
         (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -168,7 +299,7 @@ impl Network {
         if pos.is_insufficient_material() {
             return 0;
         }
-        self.output(acc, pos.side_to_move())
+        self.output(acc, pos.side_to_move(), self.output_bucket_of(pos))
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
@@ -251,12 +382,13 @@ mod tests {
     #[test]
     fn interning_keeps_one_copy_per_network() {
         let mut changed = Network::embedded().clone();
-        changed.output_bias += 1;
+        changed.output_biases[0] += 1;
         let changed = Network::from_parts(
             changed.transformer_weights,
             changed.transformer_biases,
-            changed.output_weights,
-            changed.output_bias,
+            changed.activation,
+            changed.output_weights.as_flattened(),
+            changed.output_biases,
         )
         .unwrap();
         let a = Network::intern(changed.clone());

@@ -1,11 +1,12 @@
 //! The network's two hot loops in vector code: applying transformer rows to an accumulator
 //! (a fused pass: the source values plus every added row minus every removed one, stored
-//! once), and the output layer (clipped ReLU, then a dot product with the output weights).
+//! once), and the output layer (clipped ReLU, or its square, then a dot product with the
+//! output weights).
 //!
 //! Every version gives the same integers as the portable one. Accumulator lanes are
-//! wrapping i16 sums, which come out the same in any order. The output's i32 sum cannot
-//! overflow in any order either (`OUTPUT_SUM_BOUND`), so regrouping it into vector lanes
-//! changes nothing.
+//! wrapping i16 sums, which come out the same in any order. The output's i32 sums cannot
+//! overflow in any order either (`OUTPUT_SUM_BOUND`, `SQUARED_OUTPUT_SUM_BOUND`), so
+//! regrouping them into vector lanes changes nothing.
 //!
 //! AVX2 is used when the CPU has it, decided once at first use; `IRONWOOD_SIMD=scalar` or
 //! `avx2` picks a path instead (to measure or check one). An AVX-512 version (4 zmm
@@ -25,6 +26,16 @@ pub const SIMD_ENV_VAR: &str = "IRONWOOD_SIMD";
 /// `i16::MIN` in size.
 const OUTPUT_SUM_BOUND: i64 = 2 * HIDDEN as i64 * super::QA as i64 * -(i16::MIN as i64);
 const _: () = assert!(OUTPUT_SUM_BOUND <= i32::MAX as i64);
+
+/// The same for the squared clipped ReLU's sum of v x v x w: weights are at most
+/// `MAX_SCRELU_OUTPUT_WEIGHT` in size there (checked when a network is made), so
+/// 256 x 255 x 255 x 127 = 2,114,092,800 fits an i32, just.
+const SQUARED_OUTPUT_SUM_BOUND: i64 = 2
+    * HIDDEN as i64
+    * super::QA as i64
+    * super::QA as i64
+    * super::file::MAX_SCRELU_OUTPUT_WEIGHT as i64;
+const _: () = assert!(SQUARED_OUTPUT_SUM_BOUND <= i32::MAX as i64);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Instructions {
@@ -159,6 +170,26 @@ pub(super) fn output_sum(
     }
 }
 
+/// The squared clipped ReLU's output sum before the bias, in QA x QA x QB units: v x v x w
+/// with v = clamp(value, 0, QA), halves as in `output_sum`. Every |weight| must be at most
+/// `MAX_SCRELU_OUTPUT_WEIGHT` (the vector path multiplies v x w in i16 lanes).
+#[inline]
+pub(super) fn squared_output_sum(
+    path: SimdPath,
+    own: &[i16; HIDDEN],
+    other: &[i16; HIDDEN],
+    weights: &[i16; 2 * HIDDEN],
+) -> i32 {
+    match path.0 {
+        Instructions::Scalar => squared_output_sum_scalar(own, other, weights),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a SimdPath other than scalar is only made when the CPU has its features.
+        Instructions::Avx2 => unsafe { x86::squared_output_sum_avx2(own, other, weights) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => squared_output_sum_scalar(own, other, weights),
+    }
+}
+
 fn apply_rows_scalar(
     values: &mut [i16; HIDDEN],
     source: Option<&[i16; HIDDEN]>,
@@ -196,6 +227,24 @@ fn output_sum_scalar(
             .iter()
             .zip(weights)
             .map(|(&v, &w)| i32::from(v.clamp(0, super::QA as i16)) * i32::from(w))
+            .sum()
+    };
+    half(own, &weights[..HIDDEN]) + half(other, &weights[HIDDEN..])
+}
+
+fn squared_output_sum_scalar(
+    own: &[i16; HIDDEN],
+    other: &[i16; HIDDEN],
+    weights: &[i16; 2 * HIDDEN],
+) -> i32 {
+    let half = |values: &[i16; HIDDEN], weights: &[i16]| -> i32 {
+        values
+            .iter()
+            .zip(weights)
+            .map(|(&v, &w)| {
+                let clipped = i32::from(v.clamp(0, super::QA as i16));
+                clipped * i32::from(w) * clipped
+            })
             .sum()
     };
     half(own, &weights[..HIDDEN]) + half(other, &weights[HIDDEN..])
@@ -280,6 +329,33 @@ mod x86 {
             let clipped = _mm256_min_epi16(_mm256_max_epi16(load_256(lanes), zero), ceiling);
             sums = _mm256_add_epi32(sums, _mm256_madd_epi16(clipped, load_256(weight_lanes)));
         }
+        horizontal_sum(sums)
+    }
+
+    /// The squared clipped ReLU: v x w in i16 lanes (|w| <= 127 keeps it within 32385),
+    /// then madd multiplies that by v again and adds neighbouring pairs into i32 lanes.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn squared_output_sum_avx2(
+        own: &[i16; HIDDEN],
+        other: &[i16; HIDDEN],
+        weights: &[i16; 2 * HIDDEN],
+    ) -> i32 {
+        let zero = _mm256_setzero_si256();
+        let ceiling = _mm256_set1_epi16(QA as i16);
+        let mut sums = zero;
+        let values = own.as_chunks().0.iter().chain(other.as_chunks().0);
+        for (lanes, weight_lanes) in values.zip(weights.as_chunks().0) {
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(load_256(lanes), zero), ceiling);
+            let weighted = _mm256_mullo_epi16(clipped, load_256(weight_lanes));
+            sums = _mm256_add_epi32(sums, _mm256_madd_epi16(weighted, clipped));
+        }
+        horizontal_sum(sums)
+    }
+
+    /// The sum of the eight i32 lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn horizontal_sum(sums: __m256i) -> i32 {
         let four = _mm_add_epi32(
             _mm256_castsi256_si128(sums),
             _mm256_extracti128_si256::<1>(sums),
@@ -294,6 +370,7 @@ mod x86 {
 mod tests {
     use super::*;
     use crate::nnue::INPUTS;
+    use crate::nnue::file::MAX_SCRELU_OUTPUT_WEIGHT;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -317,6 +394,13 @@ mod tests {
             let start: [i16; HIDDEN] = std::array::from_fn(|_| any_i16(&mut rng));
             let other: [i16; HIDDEN] = std::array::from_fn(|_| any_i16(&mut rng));
             let output_weights: [i16; 2 * HIDDEN] = std::array::from_fn(|_| any_i16(&mut rng));
+            let bound = MAX_SCRELU_OUTPUT_WEIGHT;
+            let screlu_weights: [i16; 2 * HIDDEN] =
+                std::array::from_fn(|_| match rng.gen_range(0..4) {
+                    0 => bound,
+                    1 => -bound,
+                    _ => rng.gen_range(-bound..=bound),
+                });
             let adds: Vec<u16> = (0..rng.gen_range(0..40))
                 .map(|_| rng.gen_range(0..INPUTS as u16))
                 .collect();
@@ -329,6 +413,7 @@ mod tests {
             let mut expected = [0; HIDDEN];
             apply_rows_scalar(&mut expected, Some(&start), &weights, &adds, &subs);
             let expected_sum = output_sum_scalar(&expected, &other, &output_weights);
+            let expected_squared = squared_output_sum_scalar(&expected, &other, &screlu_weights);
             for &path in &paths {
                 let mut from_source = [7; HIDDEN];
                 apply_rows(path, &mut from_source, Some(&start), &weights, &adds, &subs);
@@ -342,6 +427,11 @@ mod tests {
                     "{path:?}"
                 );
                 assert_eq!(
+                    squared_output_sum(path, &expected, &other, &screlu_weights),
+                    expected_squared,
+                    "{path:?}"
+                );
+                assert_eq!(
                     count_differences(path, &a, &b),
                     count_differences_scalar(&a, &b)
                 );
@@ -350,7 +440,7 @@ mod tests {
     }
 
     #[test]
-    fn the_output_sum_reaches_its_bound_without_overflowing() {
+    fn the_output_sums_reach_their_bounds_without_overflowing() {
         let full = [i16::MAX; HIDDEN];
         let weights = [i16::MIN; 2 * HIDDEN];
         for path in SimdPath::supported() {
@@ -359,6 +449,14 @@ mod tests {
                 -OUTPUT_SUM_BOUND,
                 "{path:?}"
             );
+            for sign in [1, -1] {
+                let weights = [sign * MAX_SCRELU_OUTPUT_WEIGHT; 2 * HIDDEN];
+                assert_eq!(
+                    i64::from(squared_output_sum(path, &full, &full, &weights)),
+                    i64::from(sign) * SQUARED_OUTPUT_SUM_BOUND,
+                    "{path:?}"
+                );
+            }
         }
     }
 

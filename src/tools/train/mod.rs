@@ -8,7 +8,7 @@ pub mod network;
 use crate::board::Color;
 use crate::nnue::{self, HIDDEN, SCALE};
 use crate::tools::corpus::filter::{Filter, read_games};
-use network::{FloatNetwork, white_features};
+use network::{FloatNetwork, Shape, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -173,14 +173,16 @@ pub fn load(
 
 /// Adds one position's loss gradient (scaled by `weight`) into `grad`; returns its loss.
 fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f32 {
-    let h = net.hidden;
+    let h = net.hidden();
+    let activation = net.shape.activation;
     let (own, other) = net.pre_activations(s.features(), s.black_to_move);
-    let out_at = net.output_weights_at();
-    let bias_at = net.output_bias_at();
-    let (own_w, other_w) = net.params[out_at..bias_at].split_at(h);
+    let bucket = net.bucket_of(s.features());
+    let out_at = net.output_weights_at(bucket);
+    let bias_at = net.output_biases_at() + bucket;
+    let (own_w, other_w) = net.params[out_at..out_at + 2 * h].split_at(h);
     let mut y = net.params[bias_at];
     for i in 0..h {
-        y += own[i].clamp(0.0, 1.0) * own_w[i] + other[i].clamp(0.0, 1.0) * other_w[i];
+        y += activation.apply(own[i]) * own_w[i] + activation.apply(other[i]) * other_w[i];
     }
     let scale = K * SCALE as f32;
     let p = sigmoid(scale * y);
@@ -190,14 +192,10 @@ fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f3
     let mut d_own = vec![0.0f32; h];
     let mut d_other = vec![0.0f32; h];
     for i in 0..h {
-        grad[out_at + i] += g * own[i].clamp(0.0, 1.0);
-        grad[out_at + h + i] += g * other[i].clamp(0.0, 1.0);
-        if own[i] > 0.0 && own[i] < 1.0 {
-            d_own[i] = g * own_w[i];
-        }
-        if other[i] > 0.0 && other[i] < 1.0 {
-            d_other[i] = g * other_w[i];
-        }
+        grad[out_at + i] += g * activation.apply(own[i]);
+        grad[out_at + h + i] += g * activation.apply(other[i]);
+        d_own[i] = g * own_w[i] * activation.derivative(own[i]);
+        d_other[i] = g * other_w[i] * activation.derivative(other[i]);
     }
     let bias_start = net.transformer_biases_at();
     for i in 0..h {
@@ -394,7 +392,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         data.classical_validation_loss
     );
     let mut rng = StdRng::seed_from_u64(config.seed);
-    let mut net = FloatNetwork::random(HIDDEN, &mut rng);
+    let mut net = FloatNetwork::random(Shape::ENGINE_V1, &mut rng);
     let mut adam = Adam::new(net.params.len());
     let threads = config.threads.max(1);
     let batch_size = config.batch.max(1);

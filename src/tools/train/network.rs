@@ -1,20 +1,42 @@
-//! The float network the trainer fits: the same (768 -> H) x 2 -> 1 shape as `nnue`, any H,
-//! all parameters in one vector (transformer weights, transformer biases, output weights,
-//! output bias) so the optimiser treats them alike; quantises into the engine's `Network`.
+//! The float network the trainer fits: the same (768 -> H) x 2 -> B shape as `nnue`, any H,
+//! one output bucket or eight by material, clipped ReLU or its square; all parameters in
+//! one vector (transformer weights, transformer biases, output weights bucket by bucket,
+//! output biases) so the optimiser treats them alike; quantises into the engine's `Network`.
 
 use crate::board::{Color, Position};
-use crate::nnue::file::MAX_TRANSFORMER_VALUE;
-use crate::nnue::{self, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE};
+use crate::nnue::file::{MAX_SCRELU_OUTPUT_WEIGHT, MAX_TRANSFORMER_VALUE};
+use crate::nnue::{
+    self, Activation, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE, output_bucket,
+};
 use rand::Rng;
 use rand::rngs::StdRng;
 
-/// Weights are kept within this so the quantised values fit (output: QB x 1.98 < 127, and
-/// 32 transformer rows of QA x 1.98 stay within an i16).
+/// Weights are kept within this so the quantised values fit (output: QB x 1.98 = 126.7, so
+/// 127 at most, the squared clipped ReLU's bound; and 32 transformer rows of QA x 1.98
+/// stay within an i16).
 pub const WEIGHT_LIMIT: f32 = 1.98;
+const _: () = assert!((WEIGHT_LIMIT * QB as f32 + 0.5) as i16 <= MAX_SCRELU_OUTPUT_WEIGHT);
+
+/// What a network is: hidden width, output buckets (1 or 8), activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub hidden: usize,
+    pub output_buckets: usize,
+    pub activation: Activation,
+}
+
+impl Shape {
+    /// The embedded network's: width H, one bucket, clipped ReLU.
+    pub const ENGINE_V1: Shape = Shape {
+        hidden: HIDDEN,
+        output_buckets: 1,
+        activation: Activation::ClippedRelu,
+    };
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    pub hidden: usize,
+    pub shape: Shape,
     pub params: Vec<f32>,
 }
 
@@ -29,42 +51,55 @@ pub fn white_features(pos: &Position) -> Vec<u16> {
 }
 
 impl FloatNetwork {
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    pub fn param_count(shape: Shape) -> usize {
+        let (h, b) = (shape.hidden, shape.output_buckets);
+        INPUTS * h + h + b * 2 * h + b
     }
 
     /// Small random weights (uniform within 1/sqrt(fan-in)), zero biases.
-    pub fn random(hidden: usize, rng: &mut StdRng) -> FloatNetwork {
-        let mut params = vec![0.0; FloatNetwork::param_count(hidden)];
+    pub fn random(shape: Shape, rng: &mut StdRng) -> FloatNetwork {
+        let hidden = shape.hidden;
+        let mut params = vec![0.0; FloatNetwork::param_count(shape)];
         let transformer = 1.0 / (32f32).sqrt();
         for w in &mut params[..INPUTS * hidden] {
             *w = rng.gen_range(-transformer..transformer) / 4.0;
         }
         let output = 1.0 / ((2 * hidden) as f32).sqrt();
         let start = INPUTS * hidden + hidden;
-        for w in &mut params[start..start + 2 * hidden] {
+        for w in &mut params[start..start + shape.output_buckets * 2 * hidden] {
             *w = rng.gen_range(-output..output);
         }
-        FloatNetwork { hidden, params }
+        FloatNetwork { shape, params }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.shape.hidden
     }
 
     pub fn transformer_biases_at(&self) -> usize {
-        INPUTS * self.hidden
+        INPUTS * self.shape.hidden
     }
 
-    pub fn output_weights_at(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+    /// Where output bucket `bucket`'s 2H weights start.
+    pub fn output_weights_at(&self, bucket: usize) -> usize {
+        INPUTS * self.shape.hidden + self.shape.hidden + bucket * 2 * self.shape.hidden
     }
 
-    pub fn output_bias_at(&self) -> usize {
-        INPUTS * self.hidden + 3 * self.hidden
+    /// Where the output biases (one per bucket) start.
+    pub fn output_biases_at(&self) -> usize {
+        self.output_weights_at(self.shape.output_buckets)
+    }
+
+    /// The output bucket of a position with these white-view features (one per piece).
+    pub fn bucket_of(&self, white: &[u16]) -> usize {
+        output_bucket(white.len() as u32, self.shape.output_buckets)
     }
 
     /// The hidden layer before activation, (side to move's view, other view), for white-view
     /// features `white` with `black_to_move`.
     pub fn pre_activations(&self, white: &[u16], black_to_move: bool) -> (Vec<f32>, Vec<f32>) {
-        let h = self.hidden;
-        let bias = &self.params[self.transformer_biases_at()..self.output_weights_at()];
+        let h = self.shape.hidden;
+        let bias = &self.params[self.transformer_biases_at()..self.output_weights_at(0)];
         let mut own = bias.to_vec();
         let mut other = bias.to_vec();
         for &f in white {
@@ -90,16 +125,19 @@ impl FloatNetwork {
     /// The raw output (centipawns / SCALE) for the side to move.
     pub fn output(&self, white: &[u16], black_to_move: bool) -> f32 {
         let (own, other) = self.pre_activations(white, black_to_move);
-        let weights = &self.params[self.output_weights_at()..self.output_bias_at()];
-        let (own_w, other_w) = weights.split_at(self.hidden);
+        let bucket = self.bucket_of(white);
+        let at = self.output_weights_at(bucket);
+        let weights = &self.params[at..at + 2 * self.shape.hidden];
+        let (own_w, other_w) = weights.split_at(self.shape.hidden);
+        let activation = self.shape.activation;
         let half = |values: &[f32], w: &[f32]| -> f32 {
             values
                 .iter()
                 .zip(w)
-                .map(|(v, w)| v.clamp(0.0, 1.0) * w)
+                .map(|(&v, w)| activation.apply(v) * w)
                 .sum()
         };
-        half(&own, own_w) + half(&other, other_w) + self.params[self.output_bias_at()]
+        half(&own, own_w) + half(&other, other_w) + self.params[self.output_biases_at() + bucket]
     }
 
     /// Centipawns for the side to move, unrounded.
@@ -109,11 +147,10 @@ impl FloatNetwork {
 
     /// Rounds to the engine's integers; the network must have the engine's width.
     pub fn quantise(&self) -> Result<Network, NetworkError> {
-        if self.hidden != HIDDEN {
+        if self.shape.hidden != HIDDEN {
             return Err(NetworkError::BadLayout {
                 inputs: INPUTS as u32,
-                hidden: self.hidden as u32,
-                activation: nnue::ACTIVATION_CRELU,
+                hidden: self.shape.hidden as u32,
             });
         }
         let limit = f32::from(MAX_TRANSFORMER_VALUE);
@@ -125,41 +162,67 @@ impl FloatNetwork {
         let mut biases = [0i16; HIDDEN];
         for (q, &b) in biases
             .iter_mut()
-            .zip(&self.params[self.transformer_biases_at()..self.output_weights_at()])
+            .zip(&self.params[self.transformer_biases_at()..self.output_weights_at(0)])
         {
             *q = transformer(b);
         }
-        let mut output = [0i16; 2 * HIDDEN];
-        for (q, &w) in output
-            .iter_mut()
-            .zip(&self.params[self.output_weights_at()..self.output_bias_at()])
-        {
-            *q = (w * QB as f32).round().clamp(-32767.0, 32767.0) as i16;
-        }
-        let bias = (f64::from(self.params[self.output_bias_at()]) * f64::from(QA * QB)).round();
-        Network::from_parts(weights, biases, output, bias.clamp(-1e9, 1e9) as i32)
+        // `clip` keeps output weights within the squared clipped ReLU's bound already; the
+        // clamp only guards networks edited by hand.
+        let output_limit = match self.shape.activation {
+            Activation::ClippedRelu => 32767.0,
+            Activation::SquaredClippedRelu => f32::from(MAX_SCRELU_OUTPUT_WEIGHT),
+        };
+        let output: Vec<i16> = self.params[self.output_weights_at(0)..self.output_biases_at()]
+            .iter()
+            .map(|&w| (w * QB as f32).round().clamp(-output_limit, output_limit) as i16)
+            .collect();
+        let output_biases: Vec<i32> = self.params[self.output_biases_at()..]
+            .iter()
+            .map(|&b| {
+                let bias = (f64::from(b) * f64::from(QA * QB)).round();
+                bias.clamp(-1e9, 1e9) as i32
+            })
+            .collect();
+        Network::from_parts(
+            weights,
+            biases,
+            self.shape.activation,
+            &output,
+            output_biases,
+        )
     }
 
     /// The float network whose quantisation is `net` exactly.
     pub fn dequantise(net: &Network) -> FloatNetwork {
-        let mut params = Vec::with_capacity(FloatNetwork::param_count(HIDDEN));
+        let shape = Shape {
+            hidden: HIDDEN,
+            output_buckets: net.output_buckets(),
+            activation: net.activation(),
+        };
+        let mut params = Vec::with_capacity(FloatNetwork::param_count(shape));
         params.extend(
             net.transformer_weights
                 .iter()
                 .chain(&net.transformer_biases)
                 .map(|&w| f32::from(w) / QA as f32),
         );
-        params.extend(net.output_weights.iter().map(|&w| f32::from(w) / QB as f32));
-        params.push((f64::from(net.output_bias) / f64::from(QA * QB)) as f32);
-        FloatNetwork {
-            hidden: HIDDEN,
-            params,
-        }
+        params.extend(
+            net.output_weights
+                .as_flattened()
+                .iter()
+                .map(|&w| f32::from(w) / QB as f32),
+        );
+        params.extend(
+            net.output_biases
+                .iter()
+                .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
+        );
+        FloatNetwork { shape, params }
     }
 
-    /// Keeps the weights within `WEIGHT_LIMIT` (not the output bias).
+    /// Keeps the weights within `WEIGHT_LIMIT` (not the output biases).
     pub fn clip(&mut self) {
-        let end = self.output_bias_at();
+        let end = self.output_biases_at();
         for w in &mut self.params[..end] {
             *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
         }
