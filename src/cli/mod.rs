@@ -371,6 +371,30 @@ const TRAIN: Command = Command {
             Flag::new(&["--lr-gamma"], Takes::Value("X"), "see --lr-step")
                 .default(Shown::Float(crate::tools::train::DEFAULT_LR_GAMMA)),
             Flag::new(
+                &["--lr-schedule"],
+                Takes::Value("S"),
+                "step (--lr-step, --lr-gamma) or cosine (from --lr to --lr-end over every step)",
+            )
+            .default(Shown::Text("step")),
+            Flag::new(
+                &["--lr-end"],
+                Takes::Value("X"),
+                "the cosine schedule's learning rate at the last step",
+            )
+            .default(Shown::Float(crate::tools::train::DEFAULT_LR_END)),
+            Flag::new(
+                &["--output-buckets"],
+                Takes::Value("N"),
+                "1, or 8 output layers chosen by the number of pieces",
+            )
+            .default(Shown::Int(1)),
+            Flag::new(
+                &["--activation"],
+                Takes::Value("A"),
+                "crelu (clipped ReLU) or screlu (squared clipped ReLU)",
+            )
+            .default(Shown::Text("crelu")),
+            Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
@@ -551,6 +575,10 @@ pub struct TrainArgs {
     pub learning_rate: Option<f64>,
     pub lr_step: Option<usize>,
     pub lr_gamma: Option<f64>,
+    pub lr_schedule: Option<crate::tools::train::LrSchedule>,
+    pub lr_end: Option<f64>,
+    pub output_buckets: Option<usize>,
+    pub activation: Option<crate::nnue::Activation>,
     pub lambda: Option<f64>,
     pub seed: u64,
     pub holdout: Option<f64>,
@@ -954,6 +982,29 @@ fn train(args: &[String]) -> Result<Subcommand, CliError> {
         learning_rate: m.get("--lr", |n, v| nonnegative(n, v, false))?,
         lr_step: m.get("--lr-step", |n, v| positive(n, v).map(|s| s as usize))?,
         lr_gamma: m.get("--lr-gamma", |n, v| fraction(n, v, true))?,
+        lr_schedule: m.get("--lr-schedule", |n, v| {
+            use crate::tools::train::LrSchedule;
+            choice(
+                n,
+                v,
+                &[("step", LrSchedule::Step), ("cosine", LrSchedule::Cosine)],
+            )
+        })?,
+        lr_end: m.get("--lr-end", |n, v| nonnegative(n, v, false))?,
+        output_buckets: m.get("--output-buckets", |n, v| {
+            choice(n, v, &[("1", 1), ("8", 8)])
+        })?,
+        activation: m.get("--activation", |n, v| {
+            use crate::nnue::Activation;
+            choice(
+                n,
+                v,
+                &[
+                    ("crelu", Activation::ClippedRelu),
+                    ("screlu", Activation::SquaredClippedRelu),
+                ],
+            )
+        })?,
         lambda: m.get("--lambda", |n, v| fraction(n, v, true))?,
         seed: m.get("--seed", number)?.unwrap_or(0),
         holdout: m.get("--holdout", |n, v| fraction(n, v, false))?,
@@ -1047,6 +1098,12 @@ impl TrainArgs {
             learning_rate: self.learning_rate.unwrap_or(train::DEFAULT_LEARNING_RATE),
             lr_step: self.lr_step.unwrap_or(train::DEFAULT_LR_STEP),
             lr_gamma: self.lr_gamma.unwrap_or(train::DEFAULT_LR_GAMMA),
+            lr_schedule: self.lr_schedule.unwrap_or(train::LrSchedule::Step),
+            lr_end: self.lr_end.unwrap_or(train::DEFAULT_LR_END),
+            output_buckets: self.output_buckets.unwrap_or(1),
+            activation: self
+                .activation
+                .unwrap_or(crate::nnue::Activation::ClippedRelu),
             lambda: self.lambda.unwrap_or(train::DEFAULT_LAMBDA),
             seed: self.seed,
             holdout: self.holdout.unwrap_or(train::DEFAULT_HOLDOUT),
@@ -1205,6 +1262,32 @@ mod tests {
             panic!("not train");
         };
         assert_eq!(train.filter, filter);
+        // The network's shape and the schedule: the trainer's defaults unless given.
+        assert_eq!(
+            (
+                train.output_buckets,
+                train.activation,
+                train.lr_schedule,
+                train.lr_end
+            ),
+            (None, None, None, None)
+        );
+        let Subcommand::Train(train) = command(
+            "train --data corpus --out n.nnue --output-buckets 8 --activation screlu \
+             --lr-schedule cosine --lr-end 0.00001",
+        ) else {
+            panic!("not train");
+        };
+        assert_eq!(train.output_buckets, Some(8));
+        assert_eq!(
+            train.activation,
+            Some(crate::nnue::Activation::SquaredClippedRelu)
+        );
+        assert_eq!(
+            train.lr_schedule,
+            Some(crate::tools::train::LrSchedule::Cosine)
+        );
+        assert_eq!(train.lr_end, Some(0.00001));
         let Subcommand::Tune(tune) = command(
             "tune --data corpus --out w.rs --min-ply 16 --keep-check --keep-tactical --max-score 3000",
         ) else {
@@ -1358,6 +1441,10 @@ mod tests {
             "tune --data d.bin --out w.rs --batch 0",
             "tune --data d.bin --out w.rs --holdout 1",
             "tune --data d.bin --out w.rs --l2 -1",
+            "train --data d.iwc --out n.nnue --output-buckets 4",
+            "train --data d.iwc --out n.nnue --activation relu",
+            "train --data d.iwc --out n.nnue --lr-schedule linear",
+            "train --data d.iwc --out n.nnue --lr-end -1",
             "--protocol",
             "--protocol cecp",
         ] {

@@ -1,12 +1,13 @@
 //! `ironwood train`: fits the NNUE network to datagen files with mini-batch Adam over
 //! sparse piece-square inputs, on the engine's threads, and writes the quantised file the
 //! engine loads. Loss: mean((sigmoid(K x eval) - target)^2), target = lambda x result +
-//! (1 - lambda) x sigmoid(K x search score), all from the side to move's view.
+//! (1 - lambda) x sigmoid(K x search score), all from the side to move's view. The learning
+//! rate follows a step or a cosine schedule.
 
 pub mod network;
 
 use crate::board::Color;
-use crate::nnue::{self, HIDDEN, SCALE};
+use crate::nnue::{self, Activation, HIDDEN, SCALE};
 use crate::tools::corpus::filter::{Filter, read_games};
 use network::{FloatNetwork, Shape, white_features};
 use rand::SeedableRng;
@@ -23,6 +24,8 @@ pub const DEFAULT_HOLDOUT: f64 = 0.1;
 /// The learning rate is multiplied by `DEFAULT_LR_GAMMA` every `DEFAULT_LR_STEP` epochs.
 pub const DEFAULT_LR_STEP: usize = 8;
 pub const DEFAULT_LR_GAMMA: f64 = 0.3;
+/// Where the cosine schedule ends, at the run's last step.
+pub const DEFAULT_LR_END: f64 = 1e-6;
 /// Centipawns to win probability, sigmoid(K x cp): the K `ironwood tune` fitted to the
 /// engine's own games (0.005968), so the network's centipawns are the hand-written
 /// evaluation's and the search's margins keep their meaning.
@@ -30,6 +33,16 @@ pub const K: f32 = 0.006;
 /// Gradients are summed per chunk of this many positions, in chunk order, so a run gives
 /// the same network whatever the number of threads.
 const CHUNK: usize = 1024;
+
+/// How the learning rate moves over a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LrSchedule {
+    /// Times `lr_gamma` every `lr_step` epochs.
+    Step,
+    /// From `learning_rate` at the first step down to `lr_end` at the last, along half a
+    /// cosine wave, step by step.
+    Cosine,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -41,8 +54,13 @@ pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f64,
+    pub lr_schedule: LrSchedule,
     pub lr_step: usize,
     pub lr_gamma: f64,
+    pub lr_end: f64,
+    /// 1 or 8 output buckets (by material, `nnue::output_bucket`).
+    pub output_buckets: usize,
+    pub activation: Activation,
     pub lambda: f64,
     pub seed: u64,
     pub threads: usize,
@@ -338,6 +356,27 @@ fn parallel_loss(net: &FloatNetwork, samples: &[Sample], threads: usize) -> f64 
     sums.iter().sum::<f64>() / samples.len() as f64
 }
 
+/// The learning rate of step `step` (0-based) of `total_steps`, in epoch `epoch` (1-based).
+pub fn learning_rate(config: &TrainConfig, epoch: usize, step: usize, total_steps: usize) -> f64 {
+    match config.lr_schedule {
+        LrSchedule::Step => {
+            config.learning_rate
+                * config
+                    .lr_gamma
+                    .powi(((epoch - 1) / config.lr_step.max(1)) as i32)
+        }
+        LrSchedule::Cosine => {
+            let progress = if total_steps > 1 {
+                step as f64 / (total_steps - 1) as f64
+            } else {
+                0.0
+            };
+            let (start, end) = (config.learning_rate, config.lr_end);
+            end + 0.5 * (start - end) * (1.0 + (std::f64::consts::PI * progress).cos())
+        }
+    }
+}
+
 /// `net.nnue` -> `net.epoch3.nnue`.
 fn checkpoint_path(out: &Path, epoch: usize) -> PathBuf {
     let stem = out.file_stem().map_or_else(
@@ -365,19 +404,25 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         config.holdout,
         config.flip_files,
     )?;
+    let schedule = match config.lr_schedule {
+        LrSchedule::Step => format!(
+            "lr {} x {} every {} epochs",
+            config.learning_rate, config.lr_gamma, config.lr_step
+        ),
+        LrSchedule::Cosine => format!("lr {} to {} (cosine)", config.learning_rate, config.lr_end),
+    };
     eprintln!(
-        "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network, \
-         {} epochs, batch {}, lr {} x {} every {} epochs, lambda {}, seed {}, {} threads{}",
+        "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network \
+         ({} output buckets, {}), {} epochs, batch {}, {schedule}, lambda {}, seed {}, {} threads{}",
         data.positions,
         data.games,
         data.train.len(),
         data.validation.len(),
         HIDDEN,
+        config.output_buckets,
+        config.activation.name(),
         config.epochs,
         config.batch,
-        config.learning_rate,
-        config.lr_gamma,
-        config.lr_step,
         config.lambda,
         config.seed,
         config.threads,
@@ -392,7 +437,12 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         data.classical_validation_loss
     );
     let mut rng = StdRng::seed_from_u64(config.seed);
-    let mut net = FloatNetwork::random(Shape::ENGINE_V1, &mut rng);
+    let shape = Shape {
+        hidden: HIDDEN,
+        output_buckets: config.output_buckets,
+        activation: config.activation,
+    };
+    let mut net = FloatNetwork::random(shape, &mut rng);
     let mut adam = Adam::new(net.params.len());
     let threads = config.threads.max(1);
     let batch_size = config.batch.max(1);
@@ -401,17 +451,16 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let mut order: Vec<usize> = (0..data.train.len()).collect();
     let mut best: Option<(f64, usize)> = None;
     let batches = order.len().div_ceil(batch_size);
+    let total_steps = batches * config.epochs;
+    let mut lr = config.learning_rate;
     for epoch in 1..=config.epochs {
         let epoch_start = Instant::now();
-        let lr = config.learning_rate
-            * config
-                .lr_gamma
-                .powi(((epoch - 1) / config.lr_step.max(1)) as i32);
         order.shuffle(&mut rng);
         let mut epoch_loss = 0.0;
         let mut last_report = Instant::now();
         for (b, indices) in order.chunks(batch_size).enumerate() {
             let batch: Vec<&Sample> = indices.iter().map(|&i| &data.train[i]).collect();
+            lr = learning_rate(config, epoch, (epoch - 1) * batches + b, total_steps);
             let batch_loss = batch_gradient(&net, &batch, threads, &mut buffers, &mut grad);
             epoch_loss += batch_loss * batch.len() as f64;
             adam.step(&mut net.params, &grad, lr as f32);
@@ -434,7 +483,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         write_network(&net, &checkpoint)?;
         eprintln!(
             "train: epoch {epoch}/{}: train loss {train_loss:.6}, validation loss \
-             {validation_loss:.6}, lr {lr:.6}, {:.1} s; checkpoint {}",
+             {validation_loss:.6}, lr {lr:.3e}, {:.1} s; checkpoint {}",
             config.epochs,
             epoch_start.elapsed().as_secs_f64(),
             checkpoint.display()
@@ -469,6 +518,52 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::board::Position;
+
+    fn config(lr_schedule: LrSchedule) -> TrainConfig {
+        TrainConfig {
+            data: Vec::new(),
+            filter: Filter::default(),
+            out: PathBuf::new(),
+            epochs: 20,
+            batch: DEFAULT_BATCH,
+            learning_rate: 0.001,
+            lr_schedule,
+            lr_step: 8,
+            lr_gamma: 0.3,
+            lr_end: 1e-6,
+            output_buckets: 1,
+            activation: Activation::ClippedRelu,
+            lambda: DEFAULT_LAMBDA,
+            seed: 0,
+            threads: 1,
+            holdout: DEFAULT_HOLDOUT,
+            flip_files: false,
+        }
+    }
+
+    #[test]
+    fn the_step_schedule_drops_by_gamma_every_step_epochs() {
+        let step = config(LrSchedule::Step);
+        for (epoch, expected) in [(1, 0.001), (8, 0.001), (9, 0.0003), (17, 0.00009)] {
+            let lr = learning_rate(&step, epoch, 123, 1000);
+            assert!((lr - expected).abs() < 1e-12, "epoch {epoch}: {lr}");
+        }
+    }
+
+    #[test]
+    fn the_cosine_schedule_falls_from_lr_to_lr_end_over_every_step() {
+        let cosine = config(LrSchedule::Cosine);
+        let total = 2000;
+        let rates: Vec<f64> = (0..total)
+            .map(|step| learning_rate(&cosine, step / 100 + 1, step, total))
+            .collect();
+        assert!((rates[0] - 0.001).abs() < 1e-15);
+        assert!((rates[total - 1] - 1e-6).abs() < 1e-15);
+        // Half way it is the mean of the two ends, and it never rises.
+        assert!((learning_rate(&cosine, 1, 1, 3) - (0.001 + 1e-6) / 2.0).abs() < 1e-12);
+        assert!(rates.windows(2).all(|w| w[1] <= w[0]));
+        assert_eq!(learning_rate(&cosine, 1, 0, 1), 0.001);
+    }
 
     #[test]
     fn samples_are_small_and_keep_every_feature() {

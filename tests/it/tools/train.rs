@@ -1,11 +1,16 @@
 //! `ironwood train` through the real binary: a short run on a few self-play games writes a
 //! network per epoch that the engine loads, the same seed gives the same file whatever the
-//! thread count, and the engine plays with the result.
+//! thread count, and the engine plays with the result; a run of the other shape (8 output
+//! buckets, squared clipped ReLU, cosine schedule) writes a version 2 file the engine plays
+//! with too.
 
 use crate::common;
 
-use ironwood::nnue::Network;
-use std::path::Path;
+use common::Engine;
+use ironwood::board::Position;
+use ironwood::nnue::{Activation, Network};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 fn train(data: &Path, out: &Path, threads: &str, seed: &str) -> String {
     let (code, _, stderr) = common::run_ironwood(&[
@@ -151,4 +156,95 @@ fn a_short_run_writes_loadable_reproducible_networks() {
     ]);
     assert_eq!(code, 1);
     assert!(stderr.contains("not an Ironwood corpus shard"), "{stderr}");
+}
+
+#[test]
+fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engine_plays() {
+    let dir = common::scratch_dir("train-v2");
+    let out = dir.join("buckets.nnue");
+    let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "train",
+        "--data",
+        &shard.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--output-buckets",
+        "8",
+        "--activation",
+        "screlu",
+        "--lr-schedule",
+        "cosine",
+        "--epochs",
+        "1",
+        "--batch",
+        "4096",
+        "--lr",
+        "0.005",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("-> 1 network (8 output buckets, screlu)")
+            && stderr.contains("to 0.000001 (cosine)"),
+        "{stderr}"
+    );
+    // The cosine schedule ends its one epoch at --lr-end's default.
+    assert!(stderr.contains("lr 1.000e-6"), "{stderr}");
+    assert!(epoch_loss_of(&stderr, "validation loss ").is_finite());
+
+    let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    assert_eq!(net.output_buckets(), 8);
+    assert_eq!(net.activation(), Activation::SquaredClippedRelu);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+
+    // The engine loads it and searches to a legal move.
+    let log_dir = common::scratch_dir("logs");
+    let mut engine = Engine::start_with(
+        &[
+            "--protocol".to_string(),
+            "uci".to_string(),
+            "--eval-file".to_string(),
+            out.display().to_string(),
+            "--log-dir".to_string(),
+            log_dir.display().to_string(),
+        ],
+        log_dir,
+    );
+    engine.send("uci");
+    engine.until("uciok", Duration::from_secs(30), |l| l == "uciok");
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove", Duration::from_secs(60), |l| {
+        l.starts_with("bestmove")
+    });
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(
+        common::legal(&pos).iter().any(|m| m.to_string() == best),
+        "{best} in {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+}
+
+/// The loss the one epoch line of a one-epoch run reports after `label`.
+fn epoch_loss_of(stderr: &str, label: &str) -> f64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("train: epoch 1/1:"))
+        .unwrap_or_else(|| panic!("no epoch line in {stderr}"));
+    line.split(label)
+        .nth(1)
+        .unwrap()
+        .split([',', ' '])
+        .find(|s| !s.is_empty())
+        .unwrap()
+        .parse()
+        .unwrap()
 }
