@@ -23,8 +23,6 @@ pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 128;
 /// The output bucket counts a network may have: one output layer, or one per material band.
 pub const OUTPUT_BUCKET_COUNTS: [usize; 2] = [1, 8];
-/// The most output buckets a network has (tests and the trainer size arrays with it).
-pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// Quantisation: transformer weights and biases are floats x QA, output weights x QB, the
 /// output bias x QA x QB; the float output times SCALE is centipawns.
 pub const QA: i32 = 255;
