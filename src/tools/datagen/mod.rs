@@ -140,33 +140,52 @@ pub fn run(config: &DatagenConfig) -> Result<(), String> {
         error: Mutex::new(None),
     };
     let start = Instant::now();
-    let running = AtomicU64::new(config.threads as u64);
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads {
-            let shared = &shared;
-            let running = &running;
-            std::thread::Builder::new()
-                .stack_size(16 << 20)
-                .spawn_scoped(scope, move || {
-                    play_games(shared);
-                    running.fetch_sub(1, Ordering::Relaxed);
-                })
-                .expect("spawn a datagen thread");
-        }
-        let mut last_report = Instant::now();
-        while running.load(Ordering::Relaxed) > 0 {
-            std::thread::sleep(Duration::from_millis(100));
-            if last_report.elapsed() >= PROGRESS_EVERY {
-                last_report = Instant::now();
-                eprintln!("{}", progress(&shared, start.elapsed()));
-            }
-        }
-    });
+    run_workers(
+        config.threads,
+        PROGRESS_EVERY,
+        || play_games(&shared),
+        || eprintln!("{}", progress(&shared, start.elapsed())),
+    );
     if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
         return Err(error);
     }
     eprintln!("{}", progress(&shared, start.elapsed()));
     Ok(())
+}
+
+/// Runs `work` on `threads` threads at once, with stacks deep enough for a search, and calls
+/// `report` every `every` until all of them have returned. Shared by datagen and `spsa`,
+/// whose games are played the same way.
+pub(crate) fn run_workers(
+    threads: usize,
+    every: Duration,
+    work: impl Fn() + Sync,
+    mut report: impl FnMut(),
+) {
+    let running = AtomicU64::new(threads as u64);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (work, running) = (&work, &running);
+            let spawned = std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, move || {
+                    work();
+                    running.fetch_sub(1, Ordering::Relaxed);
+                });
+            if let Err(error) = spawned {
+                log::error!("a game thread could not start: {error}");
+                running.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+        let mut last_report = Instant::now();
+        while running.load(Ordering::Relaxed) > 0 {
+            std::thread::sleep(Duration::from_millis(100));
+            if last_report.elapsed() >= every {
+                last_report = Instant::now();
+                report();
+            }
+        }
+    });
 }
 
 fn progress(shared: &Shared, elapsed: Duration) -> String {

@@ -192,30 +192,16 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
         error: Mutex::new(None),
     };
     let start = Instant::now();
-    let running = AtomicU64::new(config.threads as u64);
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads {
-            let shared = &shared;
-            let running = &running;
-            std::thread::Builder::new()
-                .stack_size(16 << 20)
-                .spawn_scoped(scope, move || {
-                    play_pairs(shared);
-                    running.fetch_sub(1, Ordering::Relaxed);
-                })
-                .expect("spawn an spsa thread");
-        }
-        let mut last_report = Instant::now();
-        while running.load(Ordering::Relaxed) > 0 {
-            std::thread::sleep(Duration::from_millis(100));
-            if last_report.elapsed() >= PROGRESS_EVERY {
-                last_report = Instant::now();
-                if let Ok(state) = shared.state.lock() {
-                    eprintln!("{}", progress(&state, first, start.elapsed()));
-                }
+    datagen::run_workers(
+        config.threads,
+        PROGRESS_EVERY,
+        || play_pairs(&shared),
+        || {
+            if let Ok(state) = shared.state.lock() {
+                eprintln!("{}", progress(&state, first, start.elapsed()));
             }
-        }
-    });
+        },
+    );
     if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
         return Err(error);
     }
