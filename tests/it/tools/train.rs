@@ -36,11 +36,11 @@ fn train(data: &Path, out: &Path, threads: &str, seed: &str) -> String {
     stderr
 }
 
-/// The loss an epoch line reports after `label`.
-fn epoch_loss(stderr: &str, epoch: usize, label: &str) -> f64 {
+/// The loss the line of `epoch` of a run of `epochs` reports after `label`.
+fn epoch_loss(stderr: &str, epoch: usize, epochs: usize, label: &str) -> f64 {
     let line = stderr
         .lines()
-        .find(|l| l.starts_with(&format!("train: epoch {epoch}/3:")))
+        .find(|l| l.starts_with(&format!("train: epoch {epoch}/{epochs}:")))
         .unwrap_or_else(|| panic!("no epoch {epoch} line in {stderr}"));
     line.split(label)
         .nth(1)
@@ -81,10 +81,10 @@ fn a_short_run_writes_loadable_reproducible_networks() {
     for epoch in 1..=3 {
         let checkpoint = dir.join(format!("net.epoch{epoch}.nnue"));
         Network::load(&checkpoint).unwrap_or_else(|e| panic!("{}: {e}", checkpoint.display()));
-        assert!(epoch_loss(&stderr, epoch, "validation loss ").is_finite());
+        assert!(epoch_loss(&stderr, epoch, 3, "validation loss ").is_finite());
     }
     assert!(
-        epoch_loss(&stderr, 3, "train loss ") < epoch_loss(&stderr, 1, "train loss "),
+        epoch_loss(&stderr, 3, 3, "train loss ") < epoch_loss(&stderr, 1, 3, "train loss "),
         "{stderr}"
     );
     let net = Network::load(&out).unwrap();
@@ -192,7 +192,7 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
     );
     // The cosine schedule ends its one epoch at --lr-end's default.
     assert!(stderr.contains("lr 1.000e-6"), "{stderr}");
-    assert!(epoch_loss_of(&stderr, "validation loss ").is_finite());
+    assert!(epoch_loss(&stderr, 1, 1, "validation loss ").is_finite());
 
     let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
     assert_eq!(net.output_buckets(), 8);
@@ -231,20 +231,4 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
         lines.iter().any(|l| l.starts_with("info depth 4 ")),
         "{lines:?}"
     );
-}
-
-/// The loss the one epoch line of a one-epoch run reports after `label`.
-fn epoch_loss_of(stderr: &str, label: &str) -> f64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("train: epoch 1/1:"))
-        .unwrap_or_else(|| panic!("no epoch line in {stderr}"));
-    line.split(label)
-        .nth(1)
-        .unwrap()
-        .split([',', ' '])
-        .find(|s| !s.is_empty())
-        .unwrap()
-        .parse()
-        .unwrap()
 }
