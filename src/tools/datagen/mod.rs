@@ -118,9 +118,8 @@ struct Shared<'a> {
     next_game: AtomicU64,
     games_done: AtomicU64,
     positions_done: AtomicU64,
-    failed: AtomicBool,
     writer: Mutex<OrderedWriter>,
-    error: Mutex<Option<String>>,
+    error: FirstError,
 }
 
 pub fn run(config: &DatagenConfig) -> Result<(), String> {
@@ -135,9 +134,8 @@ pub fn run(config: &DatagenConfig) -> Result<(), String> {
         next_game: AtomicU64::new(0),
         games_done: AtomicU64::new(0),
         positions_done: AtomicU64::new(0),
-        failed: AtomicBool::new(false),
         writer: Mutex::new(OrderedWriter::new(writer)),
-        error: Mutex::new(None),
+        error: FirstError::default(),
     };
     let start = Instant::now();
     run_workers(
@@ -146,11 +144,35 @@ pub fn run(config: &DatagenConfig) -> Result<(), String> {
         || play_games(&shared),
         || eprintln!("{}", progress(&shared, start.elapsed())),
     );
-    if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
+    if let Some(error) = shared.error.take() {
         return Err(error);
     }
     eprintln!("{}", progress(&shared, start.elapsed()));
     Ok(())
+}
+
+/// The first error any game thread met: the others see it and stop, and the run returns it.
+#[derive(Default)]
+pub(crate) struct FirstError {
+    happened: AtomicBool,
+    error: Mutex<Option<String>>,
+}
+
+impl FirstError {
+    pub(crate) fn set(&self, error: String) {
+        self.happened.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = self.error.lock() {
+            slot.get_or_insert(error);
+        }
+    }
+
+    pub(crate) fn happened(&self) -> bool {
+        self.happened.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn take(&self) -> Option<String> {
+        self.error.lock().ok().and_then(|mut e| e.take())
+    }
 }
 
 /// Runs `work` on `threads` threads at once, with stacks deep enough for a search, and calls
@@ -230,7 +252,7 @@ fn play_games(shared: &Shared) {
     let mut searcher = Searcher::new(config.hash_mb, 1);
     searcher.features.evaluation = config.evaluation;
     loop {
-        if shared.failed.load(Ordering::Relaxed) {
+        if shared.error.happened() {
             return;
         }
         let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
@@ -246,11 +268,7 @@ fn play_games(shared: &Shared) {
             .map_err(|_| "a datagen thread panicked".to_string())
             .and_then(|mut w| w.finish(index, bytes));
         if let Err(error) = written {
-            shared.failed.store(true, Ordering::Relaxed);
-            if let Ok(mut slot) = shared.error.lock() {
-                slot.get_or_insert(error);
-            }
-            return;
+            return shared.error.set(error);
         }
         shared.games_done.fetch_add(1, Ordering::Relaxed);
         shared

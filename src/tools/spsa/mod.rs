@@ -12,14 +12,14 @@ use crate::nnue::Evaluation;
 use crate::search::params::SearchParam;
 use crate::search::{SearchParams, Searcher};
 use crate::tools::corpus::format::{GameRecord, GameResult, ShardWriter, encode_game};
-use crate::tools::datagen::{self, DatagenConfig, OrderedWriter};
+use crate::tools::datagen::{self, DatagenConfig, FirstError, OrderedWriter};
 use rand::Rng;
 use rand::rngs::StdRng;
 use schedule::Schedule;
 use state::{Settings, State};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The planned iterations when `--pairs` is not given.
@@ -117,8 +117,7 @@ struct Shared<'a> {
     /// The iteration this invocation started after.
     first: u64,
     writer: Option<Mutex<OrderedWriter>>,
-    failed: AtomicBool,
-    error: Mutex<Option<String>>,
+    error: FirstError,
 }
 
 pub fn run(config: &SpsaConfig) -> Result<(), String> {
@@ -188,8 +187,7 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
         last,
         first,
         writer,
-        failed: AtomicBool::new(false),
-        error: Mutex::new(None),
+        error: FirstError::default(),
     };
     let start = Instant::now();
     datagen::run_workers(
@@ -202,7 +200,7 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
             }
         },
     );
-    if let Some(error) = shared.error.lock().ok().and_then(|e| e.clone()) {
+    if let Some(error) = shared.error.take() {
         return Err(error);
     }
     let state = shared
@@ -312,15 +310,6 @@ fn plan(shared: &Shared, theta: &[f64], k: u64, rng: &mut StdRng) -> Plan {
     }
 }
 
-impl Shared<'_> {
-    fn fail(&self, error: String) {
-        self.failed.store(true, Ordering::Relaxed);
-        if let Ok(mut slot) = self.error.lock() {
-            slot.get_or_insert(error);
-        }
-    }
-}
-
 fn play_pairs(shared: &Shared) {
     let config = shared.config;
     // Index 0 plays White, 1 Black.
@@ -332,7 +321,7 @@ fn play_pairs(shared: &Shared) {
         player.features.evaluation = config.evaluation;
     }
     loop {
-        if shared.failed.load(Ordering::Relaxed) {
+        if shared.error.happened() {
             return;
         }
         let k = shared.handed_out.fetch_add(1, Ordering::Relaxed) + 1;
@@ -341,7 +330,7 @@ fn play_pairs(shared: &Shared) {
         }
         let theta = match shared.state.lock() {
             Ok(state) => state.theta.clone(),
-            Err(_) => return shared.fail("an spsa thread panicked".to_string()),
+            Err(_) => return shared.error.set("an spsa thread panicked".to_string()),
         };
         let mut rng = datagen::game_rng(shared.play.seed, k);
         let plan = plan(shared, &theta, k, &mut rng);
@@ -357,7 +346,7 @@ fn play_pairs(shared: &Shared) {
                     .map_err(|_| "an spsa thread panicked".to_string())
                     .and_then(|mut w| w.finish(index + i as u64, bytes));
                 if let Err(error) = written {
-                    return shared.fail(error);
+                    return shared.error.set(error);
                 }
             }
         }
@@ -370,7 +359,7 @@ fn play_pairs(shared: &Shared) {
                 state.save(&config.state)
             });
         if let Err(error) = saved {
-            return shared.fail(error);
+            return shared.error.set(error);
         }
     }
 }
