@@ -345,7 +345,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 36] = [
+pub(crate) const OPTIONS: [EngineOption; 37] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -452,6 +452,10 @@ pub(crate) const OPTIONS: [EngineOption; 36] = [
     switch!("Singular Extensions", singular_extensions),
     switch!("Double Extensions", double_extensions),
     switch!("Razoring", razoring),
+    switch!(
+        "Reduce Checks And Losing Captures",
+        reduce_checks_and_losing_captures
+    ),
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),

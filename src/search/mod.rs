@@ -63,6 +63,8 @@ pub enum SearchDriver {
 pub struct SearchFeatures {
     pub null_move: bool,
     pub late_move_reductions: bool,
+    /// Late-move reductions also for quiet checks (a ply less) and for losing captures.
+    pub reduce_checks_and_losing_captures: bool,
     pub reverse_futility: bool,
     pub futility: bool,
     pub late_move_pruning: bool,
@@ -114,6 +116,7 @@ impl Default for SearchFeatures {
             correction_history: false,
             double_extensions: false,
             razoring: false,
+            reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             iid: IidMode::Classic,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -157,6 +157,7 @@ mod tests {
                 "Singular Extensions -check 1",
                 "Double Extensions -check 0",
                 "Razoring -check 0",
+                "Reduce Checks And Losing Captures -check 0",
                 "Correction History -check 0",
                 "ProbCut -check 1",
                 "TT Eval -check 1",
@@ -174,7 +175,7 @@ mod tests {
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(changed[13], "Futility -check 0");
         assert_eq!(
-            changed[26],
+            changed[27],
             "IID -combo Classic /// SelfDeepening /// Reduction /// *Off"
         );
     }

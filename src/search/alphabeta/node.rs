@@ -889,24 +889,32 @@ impl ThreadSearch<'_> {
             };
             let new_depth = depth - 1 + extension;
 
-            // Step 11a. Late-move reductions for quiet moves ordered late.
+            // Step 11a. Late-move reductions for quiet moves ordered late; with the wider
+            // switch also for quiet checks (a ply less) and losing captures.
             let mut reduction = 0;
+            let reducible = if self.features.reduce_checks_and_losing_captures {
+                quiet || self.stack[ply].picker.in_late_stage()
+            } else {
+                quiet && !gives_check
+            };
             if self.features.late_move_reductions
                 && depth >= 3
                 && pass.searched > usize::from(pv_node)
-                && quiet
+                && reducible
                 && !in_check
-                && !gives_check
             {
                 reduction = i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
                 reduction -= i32::from(pv_node);
                 reduction += i32::from(!facts.improving);
                 reduction += i32::from(facts.cut_node);
-                if self.stack[ply].is_killer(m) || m == pass.counter {
-                    reduction -= 1;
+                reduction -= i32::from(gives_check);
+                if quiet {
+                    if self.stack[ply].is_killer(m) || m == pass.counter {
+                        reduction -= 1;
+                    }
+                    let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+                    reduction -= history_plies(history, self.features.params.lmr_history_divisor);
                 }
-                let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                reduction -= history_plies(history, self.features.params.lmr_history_divisor);
                 reduction = reduction.clamp(0, new_depth - 1);
             }
 
