@@ -17,10 +17,6 @@ pub const MAGIC: [u8; 8] = *b"IRONWNET";
 /// The newest version this build reads and writes.
 pub const VERSION: u32 = 2;
 pub const HEADER_SIZE: usize = 48;
-/// The payload of a one-bucket network (every version 1 file's).
-pub const PAYLOAD_SIZE: usize = payload_size(1);
-/// The size of a version 1 file (the embedded network's).
-pub const FILE_SIZE: usize = HEADER_SIZE + PAYLOAD_SIZE;
 
 /// The payload's size with `buckets` output buckets.
 pub const fn payload_size(buckets: usize) -> usize {

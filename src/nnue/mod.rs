@@ -358,7 +358,10 @@ mod tests {
         let net = Network::embedded();
         assert_eq!(file::decode(&net.to_bytes()).unwrap(), *net);
         assert_eq!(net.to_bytes(), EMBEDDED_FILE);
-        assert_eq!(EMBEDDED_FILE.len(), file::FILE_SIZE);
+        assert_eq!(
+            EMBEDDED_FILE.len(),
+            file::HEADER_SIZE + file::payload_size(net.output_buckets())
+        );
     }
 
     #[test]

@@ -253,6 +253,10 @@ fn shapes() -> Vec<Shape> {
 /// SCALE / (QA x QB) = 0.025 cp).
 const DEQUANTISED_TOLERANCE_CP: f32 = 1.0;
 const SQUARED_DEQUANTISED_TOLERANCE_CP: f32 = 1.03;
+
+/// Generation 0, the network embedded before the first one trained on the corpus: a version
+/// 1 file (one output, clipped ReLU) written by an older build.
+const GEN0_FILE: &[u8] = include_bytes!("../../data/gen0-run6.nnue");
 /// Rounding the weights to the integer grid is the cost of quantisation: an output weight
 /// moves by up to 1/(2 QB), so with some 128 of 256 hidden values active the output moves
 /// by about sqrt(256 x 0.3) x 0.0045 x SCALE = 14 cp (standard deviation). Measured on this
@@ -268,16 +272,23 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
         .collect();
     assert!(positions.len() > 2000, "{}", positions.len());
 
-    // The embedded network read back as floats: the same numbers, float arithmetic.
-    let net = Network::embedded();
-    let float = FloatNetwork::dequantise(net);
-    for pos in &positions {
-        let (engine, trainer) = (net.evaluate(pos), float.evaluate(pos));
-        assert!(
-            (engine as f32 - trainer).abs() <= DEQUANTISED_TOLERANCE_CP,
-            "{}: engine {engine}, trainer {trainer}",
-            pos.to_fen()
-        );
+    // The embedded network and generation 0 read back as floats: the same numbers, float
+    // arithmetic.
+    let gen0 = Network::from_bytes(GEN0_FILE).unwrap();
+    for net in [Network::embedded(), &gen0] {
+        let float = FloatNetwork::dequantise(net);
+        let tolerance = match net.activation() {
+            Activation::ClippedRelu => DEQUANTISED_TOLERANCE_CP,
+            Activation::SquaredClippedRelu => SQUARED_DEQUANTISED_TOLERANCE_CP,
+        };
+        for pos in &positions {
+            let (engine, trainer) = (net.evaluate(pos), float.evaluate(pos));
+            assert!(
+                (engine as f32 - trainer).abs() <= tolerance,
+                "{net:?}: {}: engine {engine}, trainer {trainer}",
+                pos.to_fen()
+            );
+        }
     }
 
     for shape in shapes() {
@@ -453,8 +464,9 @@ fn both_evaluations_are_colour_symmetric() {
 
 #[test]
 fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
-    let good = Network::embedded().to_bytes();
-    assert_eq!(good.len(), file::FILE_SIZE);
+    // A version 1 file: its header's reserved fields are checked too.
+    let good = GEN0_FILE.to_vec();
+    assert_eq!(good.len(), file::HEADER_SIZE + file::payload_size(1));
     let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
 
     let mut bad = good.clone();
@@ -529,7 +541,7 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
             value: 5000
         }
     );
-    assert_eq!(Network::from_bytes(&good).unwrap(), *Network::embedded());
+    assert_eq!(Network::from_bytes(&good).unwrap().to_bytes(), good);
 }
 
 /// The file of `net` with its header field at `at` (a u32) set to `value`.
@@ -644,5 +656,6 @@ fn the_output_bucket_is_the_piece_count_in_fours() {
         Activation::SquaredClippedRelu,
     );
     assert_eq!(net.output_bucket_of(&start), 7);
-    assert_eq!(Network::embedded().output_bucket_of(&start), 0);
+    let gen0 = Network::from_bytes(GEN0_FILE).unwrap();
+    assert_eq!(gen0.output_bucket_of(&start), 0);
 }
