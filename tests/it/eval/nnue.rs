@@ -254,6 +254,23 @@ fn shapes() -> Vec<Shape> {
 const DEQUANTISED_TOLERANCE_CP: f32 = 1.0;
 const SQUARED_DEQUANTISED_TOLERANCE_CP: f32 = 1.03;
 
+/// The engine's integer evaluation of each position is the float network's but for
+/// rounding, within the tolerance of the network's activation.
+fn assert_quantised_matches_float(net: &Network, float: &FloatNetwork, positions: &[Position]) {
+    let tolerance = match net.activation() {
+        Activation::ClippedRelu => DEQUANTISED_TOLERANCE_CP,
+        Activation::SquaredClippedRelu => SQUARED_DEQUANTISED_TOLERANCE_CP,
+    };
+    for pos in positions {
+        let (engine, trainer) = (net.evaluate(pos), float.evaluate(pos));
+        assert!(
+            (engine as f32 - trainer).abs() <= tolerance,
+            "{net:?}: {}: engine {engine}, trainer {trainer}",
+            pos.to_fen()
+        );
+    }
+}
+
 /// Generation 0, the network embedded before the first one trained on the corpus: a version
 /// 1 file (one output, clipped ReLU) written by an older build.
 const GEN0_FILE: &[u8] = include_bytes!("../../data/gen0-run6.nnue");
@@ -277,18 +294,7 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
     let gen0 = Network::from_bytes(GEN0_FILE).unwrap();
     for net in [Network::embedded(), &gen0] {
         let float = FloatNetwork::dequantise(net);
-        let tolerance = match net.activation() {
-            Activation::ClippedRelu => DEQUANTISED_TOLERANCE_CP,
-            Activation::SquaredClippedRelu => SQUARED_DEQUANTISED_TOLERANCE_CP,
-        };
-        for pos in &positions {
-            let (engine, trainer) = (net.evaluate(pos), float.evaluate(pos));
-            assert!(
-                (engine as f32 - trainer).abs() <= tolerance,
-                "{net:?}: {}: engine {engine}, trainer {trainer}",
-                pos.to_fen()
-            );
-        }
+        assert_quantised_matches_float(net, &float, &positions);
     }
 
     for shape in shapes() {
@@ -307,18 +313,9 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
         // Its integers read back as floats agree with the engine but for truncation.
         let exact = FloatNetwork::dequantise(&net);
         assert_eq!(exact.shape, shape);
-        let tolerance = match shape.activation {
-            Activation::ClippedRelu => DEQUANTISED_TOLERANCE_CP,
-            Activation::SquaredClippedRelu => SQUARED_DEQUANTISED_TOLERANCE_CP,
-        };
+        assert_quantised_matches_float(&net, &exact, &positions);
         let mut buckets_seen = [false; 8];
         for pos in &positions {
-            let (engine, trainer) = (net.evaluate(pos), exact.evaluate(pos));
-            assert!(
-                (engine as f32 - trainer).abs() <= tolerance,
-                "{shape:?}: {}: engine {engine}, trainer {trainer}",
-                pos.to_fen()
-            );
             buckets_seen[net.output_bucket_of(pos)] = true;
         }
         let buckets_used = buckets_seen.iter().filter(|&&seen| seen).count();
