@@ -395,6 +395,12 @@ const TRAIN: Command = Command {
             )
             .default(Shown::Text("crelu")),
             Flag::new(
+                &["--mirror-inputs"],
+                Takes::Nothing,
+                "each view sees the board mirrored a-h when its own king is on files e-h \
+                 (file version 3)",
+            ),
+            Flag::new(
                 &["--lambda"],
                 Takes::Value("X"),
                 "share of the game result in the target (the rest: the search score)",
@@ -415,7 +421,8 @@ const TRAIN: Command = Command {
             Flag::new(
                 &["--flip-files"],
                 Takes::Nothing,
-                "also train on each position mirrored a-h",
+                "also train on each position mirrored a-h (not with --mirror-inputs, which \
+                 sees both alike)",
             ),
         ],
     ],
@@ -579,6 +586,7 @@ pub struct TrainArgs {
     pub lr_end: Option<f64>,
     pub output_buckets: Option<usize>,
     pub activation: Option<crate::nnue::Activation>,
+    pub mirror_inputs: bool,
     pub lambda: Option<f64>,
     pub seed: u64,
     pub holdout: Option<f64>,
@@ -1005,6 +1013,7 @@ fn train(args: &[String]) -> Result<Subcommand, CliError> {
                 ],
             )
         })?,
+        mirror_inputs: m.switch("--mirror-inputs"),
         lambda: m.get("--lambda", |n, v| fraction(n, v, true))?,
         seed: m.get("--seed", number)?.unwrap_or(0),
         holdout: m.get("--holdout", |n, v| fraction(n, v, false))?,
@@ -1104,6 +1113,11 @@ impl TrainArgs {
             activation: self
                 .activation
                 .unwrap_or(crate::nnue::Activation::ClippedRelu),
+            input_transform: if self.mirror_inputs {
+                crate::nnue::InputTransform::MirroredByKingFile
+            } else {
+                crate::nnue::InputTransform::Plain
+            },
             lambda: self.lambda.unwrap_or(train::DEFAULT_LAMBDA),
             seed: self.seed,
             holdout: self.holdout.unwrap_or(train::DEFAULT_HOLDOUT),
@@ -1288,6 +1302,25 @@ mod tests {
             Some(crate::tools::train::LrSchedule::Cosine)
         );
         assert_eq!(train.lr_end, Some(0.00001));
+        assert!(!train.mirror_inputs);
+        let options = GlobalOptions::default();
+        assert_eq!(
+            train.clone().config(&options).input_transform,
+            crate::nnue::InputTransform::Plain
+        );
+        let Subcommand::Train(train) =
+            command("train --data corpus --out n.nnue --mirror-inputs --flip-files")
+        else {
+            panic!("not train");
+        };
+        assert!(train.mirror_inputs && train.flip_files);
+        let config = train.config(&options);
+        assert_eq!(
+            config.input_transform,
+            crate::nnue::InputTransform::MirroredByKingFile
+        );
+        // Mirrored inputs see a position and its a-h mirror alike: no doubling.
+        assert!(config.flip_files && !config.flips_files());
         let Subcommand::Tune(tune) = command(
             "tune --data corpus --out w.rs --min-ply 16 --keep-check --keep-tactical --max-score 3000",
         ) else {

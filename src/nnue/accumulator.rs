@@ -1,9 +1,10 @@
 //! The hidden layer before its activation, one half per side's view, with the pieces it was
 //! computed for. Moving to another position adds the rows of the pieces that appeared and
-//! subtracts those that left, so a child costs a move's two to four rows, not thirty-two.
+//! subtracts those that left, so a child costs a move's two to four rows, not thirty-two;
+//! a view whose mirroring (`InputTransform`) changes with the move is computed afresh.
 
 use super::simd::{self, SimdPath};
-use super::{HIDDEN, Network, feature};
+use super::{HIDDEN, InputTransform, Network, feature, mirror_files};
 use crate::board::{Color, PieceKind, Position, Square};
 
 /// Past this many changed pieces a refresh (at most 32 rows) is as cheap as an update.
@@ -38,6 +39,21 @@ fn pieces_of(pos: &Position) -> Pieces {
         }
     }
     pieces
+}
+
+/// Whether each view (White's, Black's) of the position of `pieces` sees the board mirrored
+/// by `net`'s input transform. Plain networks return at once: their updates pay nothing.
+#[inline]
+fn view_mirrors(net: &Network, pieces: &Pieces) -> [bool; 2] {
+    if net.input_transform == InputTransform::Plain {
+        return [false; 2];
+    }
+    Color::BOTH.map(|view| {
+        let kings = pieces[view.index()][PieceKind::King.index()];
+        // A position always has its kings; `& 63` only keeps an empty board's a1 in range.
+        let king = Square::new((kings.trailing_zeros() & 63) as u8);
+        net.input_transform.mirrors(king)
+    })
 }
 
 /// How many pieces differ between `a` and `b`.
@@ -75,7 +91,7 @@ impl<const CAPACITY: usize> FeatureList<CAPACITY> {
 }
 
 /// The features of the pieces in `from` and not `to` (`removed`) and in `to` and not `from`
-/// (`added`), for each view (White's, Black's).
+/// (`added`), for each view (White's, Black's), each mirrored a-h where `mirrored` says.
 struct PieceChanges<const CAPACITY: usize> {
     removed: [FeatureList<CAPACITY>; 2],
     added: [FeatureList<CAPACITY>; 2],
@@ -83,7 +99,7 @@ struct PieceChanges<const CAPACITY: usize> {
 
 impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
     /// Panics if more than CAPACITY pieces changed; callers bound the count.
-    fn between(from: &Pieces, to: &Pieces) -> Self {
+    fn between(from: &Pieces, to: &Pieces, mirrored: [bool; 2]) -> Self {
         let mut changes = PieceChanges {
             removed: [FeatureList::new(), FeatureList::new()],
             added: [FeatureList::new(), FeatureList::new()],
@@ -100,7 +116,8 @@ impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
                         let sq = Square::new(squares.trailing_zeros() as u8);
                         squares &= squares - 1;
                         for view in Color::BOTH {
-                            lists[view.index()].push(feature(view, color, kind, sq));
+                            let f = feature(view, color, kind, sq);
+                            lists[view.index()].push(mirror_files(f, mirrored[view.index()]));
                         }
                     }
                 }
@@ -112,6 +129,9 @@ impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
 
 /// A board has 64 squares: a refresh adds at most this many rows.
 const MAX_PIECES: usize = 64;
+
+/// An empty board: a refresh adds every piece of the target to it.
+const NO_PIECES: Pieces = [[0; 6]; 2];
 
 impl Accumulator {
     /// (side's view, other side's view).
@@ -131,7 +151,8 @@ impl Accumulator {
     /// `refresh` on the given code path (tests compare the paths).
     pub fn refresh_with(&mut self, path: SimdPath, net: &Network, pos: &Position) {
         let target = pieces_of(pos);
-        let pieces = PieceChanges::<MAX_PIECES>::between(&[[0; 6]; 2], &target);
+        let mirrored = view_mirrors(net, &target);
+        let pieces = PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, mirrored);
         for view in Color::BOTH {
             simd::apply_rows(
                 path,
@@ -147,7 +168,9 @@ impl Accumulator {
     }
 
     /// Brings the values to `pos`, starting from whichever of this accumulator's old values
-    /// and `parent`'s is fewer pieces away, or from scratch when neither is close.
+    /// and `parent`'s is fewer pieces away, or from scratch when neither is close. A view
+    /// whose mirroring differs between the start and `pos` (its king crossed the d/e line)
+    /// sees every piece on another square, so it alone is computed from the biases.
     pub fn update(&mut self, net: &Network, pos: &Position, parent: Option<&Accumulator>) {
         self.update_with(SimdPath::active(), net, pos, parent);
     }
@@ -176,19 +199,34 @@ impl Accumulator {
         // they are never copied first.
         let parent = parent.filter(|_| from_parent < own);
         let from = parent.map_or(&self.pieces, |p| &p.pieces);
-        let changed = PieceChanges::<{ MAX_CHANGES_TO_UPDATE as usize }>::between(from, &target);
+        let mirrored = view_mirrors(net, &target);
+        let from_mirrored = view_mirrors(net, from);
+        let changed =
+            PieceChanges::<{ MAX_CHANGES_TO_UPDATE as usize }>::between(from, &target, mirrored);
         for view in Color::BOTH {
-            let (added, removed) = (
-                changed.added[view.index()].as_slice(),
-                changed.removed[view.index()].as_slice(),
-            );
+            let v = view.index();
+            if mirrored[v] != from_mirrored[v] {
+                // This view's king crossed the d/e line: every piece it sees moved.
+                let every_piece =
+                    PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, mirrored);
+                simd::apply_rows(
+                    path,
+                    &mut self.values[v],
+                    Some(&net.transformer_biases),
+                    &net.transformer_weights,
+                    every_piece.added[v].as_slice(),
+                    &[],
+                );
+                continue;
+            }
+            let (added, removed) = (changed.added[v].as_slice(), changed.removed[v].as_slice());
             if parent.is_none() && added.is_empty() && removed.is_empty() {
                 continue;
             }
             simd::apply_rows(
                 path,
-                &mut self.values[view.index()],
-                parent.map(|p| &p.values[view.index()]),
+                &mut self.values[v],
+                parent.map(|p| &p.values[v]),
                 &net.transformer_weights,
                 added,
                 removed,

@@ -1,22 +1,47 @@
 //! The network file, the one place its layout is defined. All numbers little-endian.
 //!
-//! Header, 48 bytes: the magic `IRONWNET` (8 bytes), then u32s: format version (1 or 2),
+//! Header, 48 bytes: the magic `IRONWNET` (8 bytes), then u32s: format version (1, 2 or 3),
 //! inputs (768), hidden width H (128), activation (0 = clipped ReLU, 1 = squared clipped
 //! ReLU; version 1 has only 0), QA (255), QB (64), eval scale (400), output buckets B
-//! (version 2: 1 or 8; version 1: reserved, 0, and B is 1); then the payload's FNV-1a
-//! 64-bit checksum (u64).
+//! (versions 2 and 3: 1 or 8; version 1: reserved, 0, and B is 1); then the FNV-1a 64-bit
+//! checksum (u64) of every byte after it. Version 3 only: one more u32, the input transform
+//! (0 = plain, 1 = mirrored a-h by each view's king file, `InputTransform`), so its header is
+//! 52 bytes.
 //! Payload: feature-transformer weights (i16, 768 rows of H, row = feature), its biases
 //! (i16 x H), output weights (i16, B rows of 2H: bucket 0 first, side to move's half first
-//! in each), output biases (i32 x B). Version 1 is version 2 with B = 1 and clipped ReLU;
-//! such networks are still written as version 1, so older builds read them.
-
-use super::{Activation, HIDDEN, INPUTS, Network, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE};
+//! in each), output biases (i32 x B). Version 1 is version 2 with B = 1 and clipped ReLU,
+//! and version 2 is version 3 with plain inputs; a network is written in the oldest version
+//! that holds it, so older builds read what they can run and the embedded file stays byte
+//! for byte the same.
+//!
+//! Why a version rather than a spare field: the 48-byte header has none left (the bucket
+//! field was version 1's reserved one), and a mirrored network read as a plain one would
+//! evaluate every king on files e-h wrongly without a word, so a build that predates the
+//! transform must refuse it, which a new version number does (`BadVersion(3)`). The field
+//! sits after the checksum so the first 48 bytes mean the same in every version, and the
+//! checksum covers it, so a damaged transform is caught like a damaged weight and networks
+//! that differ only in it have different checksums (the checksum names a network).
+use super::{
+    Activation, HIDDEN, INPUTS, InputTransform, Network, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE,
+};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"IRONWNET";
 /// The newest version this build reads and writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// The header of versions 1 and 2, which every version starts with.
 pub const HEADER_SIZE: usize = 48;
+/// Where version 3's input transform field (a u32) sits, the end of the shared header.
+pub const INPUT_TRANSFORM_AT: usize = HEADER_SIZE;
+
+/// The header's size in a file of `version`.
+pub const fn header_size(version: u32) -> usize {
+    if version >= 3 {
+        HEADER_SIZE + 4
+    } else {
+        HEADER_SIZE
+    }
+}
 
 /// The payload's size with `buckets` output buckets.
 pub const fn payload_size(buckets: usize) -> usize {
@@ -51,6 +76,8 @@ pub enum NetworkError {
     },
     /// An output bucket count other than 1 or 8.
     BadOutputBuckets(u32),
+    /// An input transform code this build does not know (version 3's field).
+    UnknownInputTransform(u32),
     BadQuantisation {
         qa: u32,
         qb: u32,
@@ -80,7 +107,9 @@ impl fmt::Display for NetworkError {
             NetworkError::Io(e) => write!(f, "cannot read the network: {e}"),
             NetworkError::TooShort(n) => write!(
                 f,
-                "truncated: {n} bytes, shorter than the {HEADER_SIZE}-byte network header"
+                "truncated: {n} bytes, shorter than the network header ({HEADER_SIZE} bytes, \
+                 {} from version 3)",
+                header_size(3)
             ),
             NetworkError::BadMagic => {
                 write!(
@@ -104,6 +133,11 @@ impl fmt::Display for NetworkError {
             NetworkError::BadOutputBuckets(buckets) => write!(
                 f,
                 "{buckets} output buckets; this build runs networks of {OUTPUT_BUCKET_COUNTS:?}"
+            ),
+            NetworkError::UnknownInputTransform(code) => write!(
+                f,
+                "input transform code {code}; this build knows 0 (plain) and 1 (mirrored by \
+                 king file)"
             ),
             NetworkError::BadQuantisation { qa, qb, scale } => write!(
                 f,
@@ -182,16 +216,27 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadOutputBuckets(buckets));
     }
     let buckets = buckets as usize;
+    let header_len = header_size(version);
+    if bytes.len() < header_len {
+        return Err(NetworkError::TooShort(bytes.len()));
+    }
+    let input_transform = match version {
+        1 | 2 => InputTransform::Plain,
+        _ => {
+            let code = u32_at(bytes, INPUT_TRANSFORM_AT);
+            InputTransform::from_code(code).ok_or(NetworkError::UnknownInputTransform(code))?
+        }
+    };
     let payload_len = payload_size(buckets);
-    if bytes.len() != HEADER_SIZE + payload_len {
+    if bytes.len() != header_len + payload_len {
         return Err(NetworkError::WrongSize(bytes.len()));
     }
-    let payload = &bytes[HEADER_SIZE..];
     let stored = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
-    let computed = checksum(payload);
+    let computed = checksum(&bytes[HEADER_SIZE..]);
     if stored != computed {
         return Err(NetworkError::BadChecksum { stored, computed });
     }
+    let payload = &bytes[header_len..];
     let transformer_len = 2 * (INPUTS * HIDDEN + HIDDEN);
     let output_end = payload_len - 4 * buckets;
     let transformer: Vec<i16> = i16s(&payload[..transformer_len]).collect();
@@ -205,39 +250,56 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         weights.to_vec(),
         biases.try_into().unwrap(),
         activation,
+        input_transform,
         &output,
         output_biases,
     )
 }
 
-/// The payload of `net` (what the checksum covers).
-pub(super) fn encode_payload(net: &Network) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(payload_size(net.output_buckets()));
+/// The version `net` is written as: the oldest that holds it.
+fn version_of(net: &Network) -> u32 {
+    if net.input_transform != InputTransform::Plain {
+        3
+    } else if net.output_buckets() == 1 && net.activation == Activation::ClippedRelu {
+        1
+    } else {
+        2
+    }
+}
+
+/// Every byte of `net`'s file after the checksum field (what the checksum covers): version
+/// 3's input transform field, then the payload.
+pub(super) fn encode_checksummed(net: &Network) -> Vec<u8> {
+    let version = version_of(net);
+    let mut bytes =
+        Vec::with_capacity(header_size(version) - HEADER_SIZE + payload_size(net.output_buckets()));
+    if version >= 3 {
+        bytes.extend_from_slice(&net.input_transform.code().to_le_bytes());
+    }
     for value in net
         .transformer_weights
         .iter()
         .chain(&net.transformer_biases)
         .chain(net.output_weights.as_flattened())
     {
-        payload.extend_from_slice(&value.to_le_bytes());
+        bytes.extend_from_slice(&value.to_le_bytes());
     }
     for bias in &net.output_biases {
-        payload.extend_from_slice(&bias.to_le_bytes());
+        bytes.extend_from_slice(&bias.to_le_bytes());
     }
-    payload
+    bytes
 }
 
-/// The file for `net`: version 1 when version 1 can hold it (one bucket, clipped ReLU),
-/// else version 2.
+/// The file for `net`, in the oldest version that holds it: 1 for one bucket, clipped ReLU
+/// and plain inputs, 3 for mirrored inputs, else 2.
 pub fn encode(net: &Network) -> Vec<u8> {
-    let payload = encode_payload(net);
-    let buckets = net.output_buckets() as u32;
-    let (version, bucket_field) = if buckets == 1 && net.activation == Activation::ClippedRelu {
-        (1, 0)
-    } else {
-        (2, buckets)
+    let checksummed = encode_checksummed(net);
+    let version = version_of(net);
+    let bucket_field = match version {
+        1 => 0,
+        _ => net.output_buckets() as u32,
     };
-    let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
+    let mut bytes = Vec::with_capacity(HEADER_SIZE + checksummed.len());
     bytes.extend_from_slice(&MAGIC);
     for field in [
         version,
@@ -251,7 +313,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
     ] {
         bytes.extend_from_slice(&field.to_le_bytes());
     }
-    bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
-    bytes.extend_from_slice(&payload);
+    bytes.extend_from_slice(&checksum(&checksummed).to_le_bytes());
+    bytes.extend_from_slice(&checksummed);
     bytes
 }

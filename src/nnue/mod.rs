@@ -1,5 +1,6 @@
 //! The neural network evaluation (NNUE): a (768 -> H) x 2 -> 1 perspective network with a
-//! clipped or squared clipped ReLU and 1 or 8 output buckets by material, int16 weights.
+//! clipped or squared clipped ReLU and 1 or 8 output buckets by material, int16 weights,
+//! its inputs optionally mirrored a-h by each view's king file (`InputTransform`).
 //! `Network` holds the quantised weights and scores an accumulator; `accumulator` keeps
 //! the hidden layer up to date move by move.
 
@@ -83,6 +84,49 @@ impl Activation {
     }
 }
 
+/// How a view's inputs are placed on the board before they reach the weights, with its code
+/// in the file header (file version 3; versions 1 and 2 are all `Plain`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputTransform {
+    /// Every piece on its own square (after the view's vertical flip): code 0.
+    Plain,
+    /// A view whose own king stands on files e-h sees the whole board mirrored a-h, so the
+    /// weights only ever see their own king on files a-d and each one learns from twice the
+    /// positions: code 1.
+    MirroredByKingFile,
+}
+
+impl InputTransform {
+    pub const ALL: [InputTransform; 2] =
+        [InputTransform::Plain, InputTransform::MirroredByKingFile];
+
+    pub fn code(self) -> u32 {
+        match self {
+            InputTransform::Plain => 0,
+            InputTransform::MirroredByKingFile => 1,
+        }
+    }
+
+    pub fn from_code(code: u32) -> Option<InputTransform> {
+        InputTransform::ALL.into_iter().find(|t| t.code() == code)
+    }
+
+    /// A name for logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputTransform::Plain => "plain inputs",
+            InputTransform::MirroredByKingFile => "inputs mirrored by king file",
+        }
+    }
+
+    /// Does the view whose own king stands on `king` see the board mirrored a-h? The
+    /// view's vertical flip keeps files, so the board's square serves for either view.
+    #[inline]
+    pub fn mirrors(self, king: Square) -> bool {
+        self == InputTransform::MirroredByKingFile && king.file() >= 4
+    }
+}
+
 /// The output bucket of a position with `piece_count` pieces (kings included) in a network
 /// of `buckets` buckets: with 8, (pieces - 2) / 4, so bare kings are bucket 0 and the
 /// starting 32 pieces bucket 7. The engine and the trainer both call this one function.
@@ -114,6 +158,40 @@ pub fn flip_feature(f: usize) -> usize {
     (1 - own) * 384 + (rest & !63) + ((rest & 63) ^ 56)
 }
 
+/// Feature `f` with its square mirrored a-h when `mirrored` (a feature's low three bits are
+/// its square's file). Without a branch: the accumulator calls it for every piece.
+#[inline]
+pub fn mirror_files(f: usize, mirrored: bool) -> usize {
+    f ^ (usize::from(mirrored) * 7)
+}
+
+/// White-view feature `f` as `view` sees it, mirrored a-h when `mirrored` (`view_mirrors`):
+/// the trainer's input, from the white-view features its samples hold.
+#[inline]
+pub fn view_feature(f: usize, view: Color, mirrored: bool) -> usize {
+    let f = match view {
+        Color::White => f,
+        Color::Black => flip_feature(f),
+    };
+    mirror_files(f, mirrored)
+}
+
+/// Whether each view (White's, Black's) of a position sees the board mirrored under
+/// `transform`, from the white-view features of its pieces, which hold both kings.
+pub fn view_mirrors(transform: InputTransform, white_features: &[u16]) -> [bool; 2] {
+    if transform == InputTransform::Plain {
+        return [false; 2];
+    }
+    Color::BOTH.map(|color| {
+        let first_king = feature(Color::White, color, PieceKind::King, Square::new(0));
+        white_features
+            .iter()
+            .map(|&f| usize::from(f))
+            .find(|f| (first_king..first_king + 64).contains(f))
+            .is_some_and(|f| transform.mirrors(Square::new((f - first_king) as u8)))
+    })
+}
+
 /// A quantised network.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -121,6 +199,7 @@ pub struct Network {
     pub(crate) transformer_weights: Vec<i16>,
     pub(crate) transformer_biases: [i16; HIDDEN],
     pub(crate) activation: Activation,
+    pub(crate) input_transform: InputTransform,
     /// One row of 2 x HIDDEN per output bucket: side to move's half first, then the other
     /// side's.
     pub(crate) output_weights: Vec<[i16; 2 * HIDDEN]>,
@@ -133,7 +212,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}, {}, {} buckets, {:016x})",
+            "Network({INPUTS}->{HIDDEN}, {}, {}, {} buckets, {:016x})",
+            self.input_transform.name(),
             self.activation.name(),
             self.output_biases.len(),
             self.checksum
@@ -150,6 +230,7 @@ impl Network {
         transformer_weights: Vec<i16>,
         transformer_biases: [i16; HIDDEN],
         activation: Activation,
+        input_transform: InputTransform,
         output_weights: &[i16],
         output_biases: Vec<i32>,
     ) -> Result<Network, NetworkError> {
@@ -187,11 +268,12 @@ impl Network {
             transformer_weights,
             transformer_biases,
             activation,
+            input_transform,
             output_weights: output_weights.as_chunks::<{ 2 * HIDDEN }>().0.to_vec(),
             output_biases,
             checksum: 0,
         };
-        net.checksum = file::checksum(&file::encode_payload(&net));
+        net.checksum = file::checksum(&file::encode_checksummed(&net));
         Ok(net)
     }
 
@@ -208,13 +290,18 @@ impl Network {
         file::encode(self)
     }
 
-    /// The payload's checksum, which names the network in logs and options.
+    /// The file's checksum (of the payload, and of the input transform where the file
+    /// holds one), which names the network in logs and options.
     pub fn checksum(&self) -> u64 {
         self.checksum
     }
 
     pub fn activation(&self) -> Activation {
         self.activation
+    }
+
+    pub fn input_transform(&self) -> InputTransform {
+        self.input_transform
     }
 
     /// 1 or 8.
@@ -381,6 +468,60 @@ mod tests {
     }
 
     #[test]
+    fn a_mirrored_view_sees_each_piece_on_its_a_h_mirror_square_from_king_files_e_to_h() {
+        let mirrored = InputTransform::MirroredByKingFile;
+        for sq in Square::all() {
+            assert_eq!(
+                mirrored.mirrors(sq),
+                "efgh".contains(char::from(b'a' + sq.file()))
+            );
+            assert!(!InputTransform::Plain.mirrors(sq));
+        }
+        let mirror_square = |sq: Square| Square::from_file_rank(7 - sq.file(), sq.rank());
+        for view in Color::BOTH {
+            for color in Color::BOTH {
+                for kind in PieceKind::ALL {
+                    for sq in Square::all() {
+                        let plain = feature(view, color, kind, sq);
+                        let white = feature(Color::White, color, kind, sq);
+                        assert_eq!(mirror_files(plain, false), plain);
+                        assert_eq!(
+                            mirror_files(plain, true),
+                            feature(view, color, kind, mirror_square(sq))
+                        );
+                        for m in [false, true] {
+                            assert_eq!(view_feature(white, view, m), mirror_files(plain, m));
+                        }
+                    }
+                }
+            }
+        }
+        // Each view decides by its own king, found among white-view features.
+        for (fen, expected) in [
+            ("4k3/8/8/8/8/8/8/3K4 w - - 0 1", [false, true]),
+            ("3k4/8/8/8/8/8/8/4K3 w - - 0 1", [true, false]),
+            ("7k/8/8/8/8/8/8/K7 w - - 0 1", [false, true]),
+            ("k7/8/8/8/8/8/8/7K b - - 0 1", [true, false]),
+            ("r6k/p7/8/8/8/8/P7/1K4R1 b - - 0 1", [false, true]),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let white: Vec<u16> = pos
+                .occupied()
+                .map(|sq| {
+                    let piece = pos.piece_at(sq).unwrap();
+                    feature(Color::White, piece.color, piece.kind, sq) as u16
+                })
+                .collect();
+            assert_eq!(view_mirrors(mirrored, &white), expected, "{fen}");
+            assert_eq!(
+                Color::BOTH.map(|view| mirrored.mirrors(pos.king_square(view))),
+                expected
+            );
+            assert_eq!(view_mirrors(InputTransform::Plain, &white), [false; 2]);
+        }
+    }
+
+    #[test]
     fn interning_keeps_one_copy_per_network() {
         let mut changed = Network::embedded().clone();
         changed.output_biases[0] += 1;
@@ -388,6 +529,7 @@ mod tests {
             changed.transformer_weights,
             changed.transformer_biases,
             changed.activation,
+            changed.input_transform,
             changed.output_weights.as_flattened(),
             changed.output_biases,
         )

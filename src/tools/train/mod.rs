@@ -7,7 +7,7 @@
 pub mod network;
 
 use crate::board::Color;
-use crate::nnue::{self, Activation, HIDDEN, SCALE};
+use crate::nnue::{self, Activation, HIDDEN, InputTransform, SCALE};
 use crate::tools::corpus::filter::{Filter, read_games};
 use network::{FloatNetwork, Shape, white_features};
 use rand::SeedableRng;
@@ -61,6 +61,8 @@ pub struct TrainConfig {
     /// 1 or 8 output buckets (by material, `nnue::output_bucket`).
     pub output_buckets: usize,
     pub activation: Activation,
+    /// `MirroredByKingFile` with `--mirror-inputs`.
+    pub input_transform: InputTransform,
     pub lambda: f64,
     pub seed: u64,
     pub threads: usize,
@@ -68,8 +70,18 @@ pub struct TrainConfig {
     pub holdout: f64,
     /// Also train on every position mirrored left to right (files a-h swapped), with the
     /// same label: twice the positions for a net that otherwise learns the games by heart.
-    /// Castling is the only asymmetry, and the inputs do not see it.
+    /// Castling is the only asymmetry, and the inputs do not see it. Mirrored inputs see
+    /// a position and its mirror as the same inputs, so there it adds nothing and is not
+    /// done (`flips_files`).
     pub flip_files: bool,
+}
+
+impl TrainConfig {
+    /// Whether the training positions are doubled by flipping files: asked for, and not
+    /// made redundant by mirrored inputs.
+    pub fn flips_files(&self) -> bool {
+        self.flip_files && self.input_transform == InputTransform::Plain
+    }
 }
 
 /// One position's inputs and label, held inline (no allocation), so tens of millions fit in
@@ -106,7 +118,7 @@ impl Sample {
     fn flipped_files(&self) -> Sample {
         let mut flipped = self.clone();
         for f in &mut flipped.features[..usize::from(self.count)] {
-            *f ^= 7;
+            *f = nnue::mirror_files(usize::from(*f), true) as u16;
         }
         flipped
     }
@@ -219,13 +231,7 @@ fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f3
     for i in 0..h {
         grad[bias_start + i] += d_own[i] + d_other[i];
     }
-    for &f in s.features() {
-        let f = usize::from(f);
-        let (own_f, other_f) = if s.black_to_move {
-            (nnue::flip_feature(f), f)
-        } else {
-            (f, nnue::flip_feature(f))
-        };
+    for (own_f, other_f) in net.input_pairs(s.features(), s.black_to_move) {
         for (g, d) in grad[own_f * h..(own_f + 1) * h].iter_mut().zip(&d_own) {
             *g += d;
         }
@@ -402,7 +408,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         &config.filter,
         config.lambda,
         config.holdout,
-        config.flip_files,
+        config.flips_files(),
     )?;
     let schedule = match config.lr_schedule {
         LrSchedule::Step => format!(
@@ -413,7 +419,8 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     };
     eprintln!(
         "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network \
-         ({} output buckets, {}), {} epochs, batch {}, {schedule}, lambda {}, seed {}, {} threads{}",
+         ({} output buckets, {}, {}), {} epochs, batch {}, {schedule}, lambda {}, seed {}, \
+         {} threads{}",
         data.positions,
         data.games,
         data.train.len(),
@@ -421,15 +428,18 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         HIDDEN,
         config.output_buckets,
         config.activation.name(),
+        config.input_transform.name(),
         config.epochs,
         config.batch,
         config.lambda,
         config.seed,
         config.threads,
-        if config.flip_files {
-            ", training positions doubled by flipping files"
-        } else {
-            ""
+        match (config.flip_files, config.flips_files()) {
+            (_, true) => ", training positions doubled by flipping files",
+            (true, false) => {
+                "; --flip-files ignored: mirrored inputs see a position and its mirror alike"
+            }
+            (false, false) => "",
         },
     );
     eprintln!(
@@ -441,6 +451,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         hidden: HIDDEN,
         output_buckets: config.output_buckets,
         activation: config.activation,
+        input_transform: config.input_transform,
     };
     let mut net = FloatNetwork::random(shape, &mut rng);
     let mut adam = Adam::new(net.params.len());
@@ -533,6 +544,7 @@ mod tests {
             lr_end: 1e-6,
             output_buckets: 1,
             activation: Activation::ClippedRelu,
+            input_transform: InputTransform::Plain,
             lambda: DEFAULT_LAMBDA,
             seed: 0,
             threads: 1,

@@ -1,12 +1,14 @@
 //! The float network the trainer fits: the same (768 -> H) x 2 -> B shape as `nnue`, any H,
-//! one output bucket or eight by material, clipped ReLU or its square; all parameters in
+//! one output bucket or eight by material, clipped ReLU or its square, plain inputs or
+//! mirrored by king file (the engine's own functions say which input a piece is); all parameters in
 //! one vector (transformer weights, transformer biases, output weights bucket by bucket,
 //! output biases) so the optimiser treats them alike; quantises into the engine's `Network`.
 
 use crate::board::{Color, Position};
 use crate::nnue::file::{MAX_SCRELU_OUTPUT_WEIGHT, MAX_TRANSFORMER_VALUE};
 use crate::nnue::{
-    self, Activation, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE, output_bucket,
+    self, Activation, HIDDEN, INPUTS, InputTransform, Network, NetworkError, QA, QB, SCALE,
+    output_bucket,
 };
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -17,20 +19,22 @@ use rand::rngs::StdRng;
 pub const WEIGHT_LIMIT: f32 = 1.98;
 const _: () = assert!((WEIGHT_LIMIT * QB as f32 + 0.5) as i16 <= MAX_SCRELU_OUTPUT_WEIGHT);
 
-/// What a network is: hidden width, output buckets (1 or 8), activation.
+/// What a network is: hidden width, output buckets (1 or 8), activation, input transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub hidden: usize,
     pub output_buckets: usize,
     pub activation: Activation,
+    pub input_transform: InputTransform,
 }
 
 impl Shape {
-    /// The embedded network's: width H, one bucket, clipped ReLU.
+    /// Generation 0's: width H, one bucket, clipped ReLU, plain inputs (file version 1).
     pub const ENGINE_V1: Shape = Shape {
         hidden: HIDDEN,
         output_buckets: 1,
         activation: Activation::ClippedRelu,
+        input_transform: InputTransform::Plain,
     };
 }
 
@@ -95,6 +99,29 @@ impl FloatNetwork {
         output_bucket(white.len() as u32, self.shape.output_buckets)
     }
 
+    /// The inputs, (side to move's view, other view), of each piece of a position with
+    /// white-view features `white` and `black_to_move`: what the forward and the backward
+    /// pass both read.
+    pub fn input_pairs(
+        &self,
+        white: &[u16],
+        black_to_move: bool,
+    ) -> impl Iterator<Item = (usize, usize)> {
+        let mirrored = nnue::view_mirrors(self.shape.input_transform, white);
+        let (own, other) = if black_to_move {
+            (Color::Black, Color::White)
+        } else {
+            (Color::White, Color::Black)
+        };
+        white.iter().map(move |&f| {
+            let f = usize::from(f);
+            (
+                nnue::view_feature(f, own, mirrored[own.index()]),
+                nnue::view_feature(f, other, mirrored[other.index()]),
+            )
+        })
+    }
+
     /// The hidden layer before activation, (side to move's view, other view), for white-view
     /// features `white` with `black_to_move`.
     pub fn pre_activations(&self, white: &[u16], black_to_move: bool) -> (Vec<f32>, Vec<f32>) {
@@ -102,13 +129,7 @@ impl FloatNetwork {
         let bias = &self.params[self.transformer_biases_at()..self.output_weights_at(0)];
         let mut own = bias.to_vec();
         let mut other = bias.to_vec();
-        for &f in white {
-            let f = usize::from(f);
-            let (own_f, other_f) = if black_to_move {
-                (nnue::flip_feature(f), f)
-            } else {
-                (f, nnue::flip_feature(f))
-            };
+        for (own_f, other_f) in self.input_pairs(white, black_to_move) {
             for (v, w) in own.iter_mut().zip(&self.params[own_f * h..(own_f + 1) * h]) {
                 *v += w;
             }
@@ -187,6 +208,7 @@ impl FloatNetwork {
             weights,
             biases,
             self.shape.activation,
+            self.shape.input_transform,
             &output,
             output_biases,
         )
@@ -198,6 +220,7 @@ impl FloatNetwork {
             hidden: HIDDEN,
             output_buckets: net.output_buckets(),
             activation: net.activation(),
+            input_transform: net.input_transform(),
         };
         let mut params = Vec::with_capacity(FloatNetwork::param_count(shape));
         params.extend(

@@ -2,13 +2,14 @@
 //! network per epoch that the engine loads, the same seed gives the same file whatever the
 //! thread count, and the engine plays with the result; a run of the other shape (8 output
 //! buckets, squared clipped ReLU, cosine schedule) writes a version 2 file the engine plays
-//! with too.
+//! with too, and one with mirrored inputs a version 3 file, without doubling the positions
+//! `--flip-files` would add.
 
 use crate::common;
 
 use common::Engine;
 use ironwood::board::Position;
-use ironwood::nnue::{Activation, Network};
+use ironwood::nnue::{Activation, InputTransform, Network};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -186,7 +187,7 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.contains("-> 1 network (8 output buckets, screlu)")
+        stderr.contains("-> 1 network (8 output buckets, screlu, plain inputs)")
             && stderr.contains("to 0.000001 (cosine)"),
         "{stderr}"
     );
@@ -231,4 +232,76 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
         lines.iter().any(|l| l.starts_with("info depth 4 ")),
         "{lines:?}"
     );
+}
+
+/// The number after `before` and before the next space in `text`.
+fn number_after(text: &str, before: &str) -> usize {
+    text.split(before)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no `{before}` in {text}"))
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_run_with_mirrored_inputs_writes_a_version_3_network_without_flipping_files() {
+    let dir = common::scratch_dir("train-mirrored");
+    let out = dir.join("mirrored.nnue");
+    let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "train",
+        "--data",
+        &shard.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--mirror-inputs",
+        "--flip-files",
+        "--epochs",
+        "1",
+        "--batch",
+        "4096",
+        "--lr",
+        "0.005",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("-> 1 network (1 output buckets, crelu, inputs mirrored by king file)")
+            && stderr.contains("--flip-files ignored"),
+        "{stderr}"
+    );
+    // Every position read is trained on or held out once: none was doubled.
+    let first = stderr
+        .lines()
+        .find(|l| l.starts_with("train: ") && l.contains(" held out;"))
+        .unwrap_or_else(|| panic!("no counts in {stderr}"));
+    let read = number_after(first, "train: ");
+    let (trained, held) = (
+        number_after(first, "games): "),
+        number_after(first, "for training, "),
+    );
+    assert_eq!(trained + held, read, "{first}");
+    assert!(epoch_loss(&stderr, 1, 1, "validation loss ").is_finite());
+
+    let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    assert_eq!(net.input_transform(), InputTransform::MirroredByKingFile);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    // It scores a position and its a-h mirror alike (no castling rights: the one rule the
+    // mirror breaks), and says something.
+    let pos = Position::from_fen("r5k1/1p3ppp/p1n5/3p4/3P4/P1N1B3/1P3PPP/5RK1 w - - 0 1").unwrap();
+    let mirror =
+        Position::from_fen("1k5r/ppp3p1/5n1p/4p3/4P3/3B1N1P/PPP3P1/1KR5 w - - 0 1").unwrap();
+    assert_eq!(net.evaluate(&pos), net.evaluate(&mirror));
+    assert_ne!(net.evaluate(&pos), 0);
+
+    // The engine searches with it.
+    let (code, stdout, stderr) =
+        common::run_ironwood(&["--eval-file", &out.display().to_string(), "bench", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
 }
