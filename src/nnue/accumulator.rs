@@ -4,7 +4,7 @@
 //! a view whose mirroring (`InputTransform`) changes with the move is computed afresh.
 
 use super::simd::{self, SimdPath};
-use super::{HIDDEN, InputTransform, Network, feature, mirror_files};
+use super::{HIDDEN, InputTransform, Network, feature_with_mask, square_mask};
 use crate::board::{Color, PieceKind, Position, Square};
 
 /// Past this many changed pieces a refresh (at most 32 rows) is as cheap as an update.
@@ -99,7 +99,10 @@ struct PieceChanges<const CAPACITY: usize> {
 
 impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
     /// Panics if more than CAPACITY pieces changed; callers bound the count.
-    fn between(from: &Pieces, to: &Pieces, mirrored: [bool; 2]) -> Self {
+    /// Plain networks call it with `MIRRORING` false, which compiles the mirroring out of
+    /// their loop over the pieces.
+    fn between<const MIRRORING: bool>(from: &Pieces, to: &Pieces, mirrored: [bool; 2]) -> Self {
+        let masks = Color::BOTH.map(|view| square_mask(view, MIRRORING && mirrored[view.index()]));
         let mut changes = PieceChanges {
             removed: [FeatureList::new(), FeatureList::new()],
             added: [FeatureList::new(), FeatureList::new()],
@@ -116,8 +119,9 @@ impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
                         let sq = Square::new(squares.trailing_zeros() as u8);
                         squares &= squares - 1;
                         for view in Color::BOTH {
-                            let f = feature(view, color, kind, sq);
-                            lists[view.index()].push(mirror_files(f, mirrored[view.index()]));
+                            let mask = masks[view.index()];
+                            lists[view.index()]
+                                .push(feature_with_mask(view, color, kind, sq, mask));
                         }
                     }
                 }
@@ -152,7 +156,7 @@ impl Accumulator {
     pub fn refresh_with(&mut self, path: SimdPath, net: &Network, pos: &Position) {
         let target = pieces_of(pos);
         let mirrored = view_mirrors(net, &target);
-        let pieces = PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, mirrored);
+        let pieces = PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
         for view in Color::BOTH {
             simd::apply_rows(
                 path,
@@ -201,14 +205,17 @@ impl Accumulator {
         let from = parent.map_or(&self.pieces, |p| &p.pieces);
         let mirrored = view_mirrors(net, &target);
         let from_mirrored = view_mirrors(net, from);
-        let changed =
-            PieceChanges::<{ MAX_CHANGES_TO_UPDATE as usize }>::between(from, &target, mirrored);
+        type Changes = PieceChanges<{ MAX_CHANGES_TO_UPDATE as usize }>;
+        let changed = match net.input_transform {
+            InputTransform::Plain => Changes::between::<false>(from, &target, mirrored),
+            InputTransform::MirroredByKingFile => Changes::between::<true>(from, &target, mirrored),
+        };
         for view in Color::BOTH {
             let v = view.index();
             if mirrored[v] != from_mirrored[v] {
                 // This view's king crossed the d/e line: every piece it sees moved.
                 let every_piece =
-                    PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, mirrored);
+                    PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
                 simd::apply_rows(
                     path,
                     &mut self.values[v],

@@ -143,11 +143,31 @@ static EMBEDDED_FILE: &[u8] = include_bytes!("default.nnue");
 /// is flipped for Black, so both perspectives share one set of weights.
 #[inline]
 pub fn feature(view: Color, color: Color, kind: PieceKind, sq: Square) -> usize {
-    let relative_square = match view {
-        Color::White => sq.index(),
-        Color::Black => sq.index() ^ 56,
+    feature_with_mask(view, color, kind, sq, square_mask(view, false))
+}
+
+/// How `view` moves a square before it becomes a feature, as one mask to XOR its index
+/// with: flipped a1 <-> a8 for Black, and mirrored a-h when `mirrored`. The accumulator
+/// computes it once per view and update rather than mirror each piece's feature.
+#[inline]
+pub fn square_mask(view: Color, mirrored: bool) -> usize {
+    let flip = match view {
+        Color::White => 0,
+        Color::Black => 56,
     };
-    usize::from(color != view) * 384 + kind.index() * 64 + relative_square
+    mirror_files(flip, mirrored)
+}
+
+/// `feature` with the square moved by `view`'s `square_mask`.
+#[inline]
+pub fn feature_with_mask(
+    view: Color,
+    color: Color,
+    kind: PieceKind,
+    sq: Square,
+    square_mask: usize,
+) -> usize {
+    usize::from(color != view) * 384 + kind.index() * 64 + (sq.index() ^ square_mask)
 }
 
 /// White's-view feature `f` as Black sees it.
@@ -158,8 +178,8 @@ pub fn flip_feature(f: usize) -> usize {
     (1 - own) * 384 + (rest & !63) + ((rest & 63) ^ 56)
 }
 
-/// Feature `f` with its square mirrored a-h when `mirrored` (a feature's low three bits are
-/// its square's file). Without a branch: the accumulator calls it for every piece.
+/// Feature `f` with its square mirrored a-h when `mirrored`: a feature's low three bits, like
+/// a square's index's, are the file. Also mirrors a `square_mask`.
 #[inline]
 pub fn mirror_files(f: usize, mirrored: bool) -> usize {
     f ^ (usize::from(mirrored) * 7)
