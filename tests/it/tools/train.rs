@@ -159,33 +159,41 @@ fn a_short_run_writes_loadable_reproducible_networks() {
     assert!(stderr.contains("not an Ironwood corpus shard"), "{stderr}");
 }
 
-#[test]
-fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engine_plays() {
-    let dir = common::scratch_dir("train-v2");
-    let out = dir.join("buckets.nnue");
+/// One quick epoch on the committed shard 0002 with the shape `options`, on two threads:
+/// the network written and the run's log. Fails the test if the run fails.
+fn train_one_epoch_on_shard_2(scratch: &str, options: &[&str]) -> (PathBuf, String) {
+    let out = common::scratch_dir(scratch).join("net.nnue");
     let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
-    let (code, _, stderr) = common::run_ironwood(&[
+    let (shard_arg, out_arg) = (shard.display().to_string(), out.display().to_string());
+    let mut args = vec![
         "--threads",
         "2",
         "train",
         "--data",
-        &shard.display().to_string(),
+        &shard_arg,
         "--out",
-        &out.display().to_string(),
-        "--output-buckets",
-        "8",
-        "--activation",
-        "screlu",
-        "--lr-schedule",
-        "cosine",
-        "--epochs",
-        "1",
-        "--batch",
-        "4096",
-        "--lr",
-        "0.005",
-    ]);
+        &out_arg,
+    ];
+    args.extend_from_slice(options);
+    args.extend_from_slice(&["--epochs", "1", "--batch", "4096", "--lr", "0.005"]);
+    let (code, _, stderr) = common::run_ironwood(&args);
     assert_eq!(code, 0, "{stderr}");
+    (out, stderr)
+}
+
+#[test]
+fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engine_plays() {
+    let (out, stderr) = train_one_epoch_on_shard_2(
+        "train-v2",
+        &[
+            "--output-buckets",
+            "8",
+            "--activation",
+            "screlu",
+            "--lr-schedule",
+            "cosine",
+        ],
+    );
     assert!(
         stderr.contains("-> 1 network (8 output buckets, screlu, plain inputs)")
             && stderr.contains("to 0.000001 (cosine)"),
@@ -248,27 +256,8 @@ fn number_after(text: &str, before: &str) -> usize {
 
 #[test]
 fn a_run_with_mirrored_inputs_writes_a_version_3_network_without_flipping_files() {
-    let dir = common::scratch_dir("train-mirrored");
-    let out = dir.join("mirrored.nnue");
-    let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
-    let (code, _, stderr) = common::run_ironwood(&[
-        "--threads",
-        "2",
-        "train",
-        "--data",
-        &shard.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-        "--mirror-inputs",
-        "--flip-files",
-        "--epochs",
-        "1",
-        "--batch",
-        "4096",
-        "--lr",
-        "0.005",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
+    let (out, stderr) =
+        train_one_epoch_on_shard_2("train-mirrored", &["--mirror-inputs", "--flip-files"]);
     assert!(
         stderr.contains("-> 1 network (1 output buckets, crelu, inputs mirrored by king file)")
             && stderr.contains("--flip-files ignored"),
