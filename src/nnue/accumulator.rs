@@ -44,7 +44,7 @@ fn pieces_of(pos: &Position) -> Pieces {
 /// Whether each view (White's, Black's) of the position of `pieces` sees the board mirrored
 /// by `net`'s input transform. Plain networks return at once: their updates pay nothing.
 #[inline]
-fn view_mirrors(net: &Network, pieces: &Pieces) -> [bool; 2] {
+fn views_mirrored_at(net: &Network, pieces: &Pieces) -> [bool; 2] {
     if net.input_transform == InputTransform::Plain {
         return [false; 2];
     }
@@ -155,7 +155,7 @@ impl Accumulator {
     /// `refresh` on the given code path (tests compare the paths).
     pub fn refresh_with(&mut self, path: SimdPath, net: &Network, pos: &Position) {
         let target = pieces_of(pos);
-        let mirrored = view_mirrors(net, &target);
+        let mirrored = views_mirrored_at(net, &target);
         let pieces = PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
         for view in Color::BOTH {
             simd::apply_rows(
@@ -203,8 +203,8 @@ impl Accumulator {
         // they are never copied first.
         let parent = parent.filter(|_| from_parent < own);
         let from = parent.map_or(&self.pieces, |p| &p.pieces);
-        let mirrored = view_mirrors(net, &target);
-        let from_mirrored = view_mirrors(net, from);
+        let mirrored = views_mirrored_at(net, &target);
+        let from_mirrored = views_mirrored_at(net, from);
         type Changes = PieceChanges<{ MAX_CHANGES_TO_UPDATE as usize }>;
         let changed = match net.input_transform {
             InputTransform::Plain => Changes::between::<false>(from, &target, mirrored),

@@ -115,7 +115,7 @@ impl Default for SearchFeatures {
             history_pruning: false,
             correction_history: false,
             double_extensions: false,
-            razoring: false,
+            razoring: true,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             iid: IidMode::Classic,

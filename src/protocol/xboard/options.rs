@@ -156,7 +156,7 @@ mod tests {
                 "History Pruning -check 0",
                 "Singular Extensions -check 1",
                 "Double Extensions -check 0",
-                "Razoring -check 0",
+                "Razoring -check 1",
                 "Reduce Checks And Losing Captures -check 0",
                 "Correction History -check 0",
                 "ProbCut -check 1",

@@ -209,7 +209,7 @@ fn two_threads_find_the_same_mates() {
         let pos = Position::from_fen(&case.fen).unwrap();
         let mut searcher = Searcher::new(16, 2);
         let limits = SearchLimits {
-            depth: Some(14),
+            depth: Some(mate_search_depth(case.moves)),
             ..SearchLimits::default()
         };
         let outcome = run(&mut searcher, &pos, &[], &limits);
