@@ -33,7 +33,7 @@ pub mod tools;
 /// The version that `--version`, UCI `id name`, XBoard `myname` and every log header show:
 /// the package version, followed in a release build (`release.sh` sets IRONWOOD_BUILD at
 /// compile time) by the commit and the bench signature it was built from, e.g.
-/// `0.1.0 (commit 1a2b3c4, bench 3720520)`.
+/// `0.1.0 (commit 1a2b3c4, bench NODES)`, NODES being `ironwood bench`'s node count.
 pub fn version() -> String {
     match option_env!("IRONWOOD_BUILD") {
         Some(build) if !build.is_empty() => format!("{} ({build})", env!("CARGO_PKG_VERSION")),
