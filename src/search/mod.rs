@@ -79,6 +79,9 @@ pub struct SearchFeatures {
     pub double_extensions: bool,
     /// Near the leaves, a node far below alpha asks quiescence and fails low if it agrees.
     pub razoring: bool,
+    /// Futility, history and SEE pruning judge a quiet move at the depth its late-move
+    /// reduction would leave it, not at the node's.
+    pub reduced_depth_pruning: bool,
     /// Correct the static eval by what searches found of the same pawn structure, the same
     /// non-pawn pieces of each side and the same last two moves.
     pub correction_history: bool,
@@ -116,6 +119,7 @@ impl Default for SearchFeatures {
             correction_history: false,
             double_extensions: false,
             razoring: true,
+            reduced_depth_pruning: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             iid: IidMode::Classic,

@@ -157,6 +157,7 @@ mod tests {
                 "Singular Extensions -check 1",
                 "Double Extensions -check 0",
                 "Razoring -check 1",
+                "Reduced Depth Pruning -check 0",
                 "Reduce Checks And Losing Captures -check 0",
                 "Correction History -check 0",
                 "ProbCut -check 1",
@@ -172,11 +173,17 @@ mod tests {
         set(&mut options, "IID", Some("Off")).unwrap();
         set(&mut options, "Move Overhead", Some("75")).unwrap();
         let changed = features(&options);
+        let line = |name: &str| {
+            changed
+                .iter()
+                .find(|l| l.starts_with(&format!("{name} -")))
+                .cloned()
+        };
         assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
-        assert_eq!(changed[13], "Futility -check 0");
+        assert_eq!(line("Futility").as_deref(), Some("Futility -check 0"));
         assert_eq!(
-            changed[27],
-            "IID -combo Classic /// SelfDeepening /// Reduction /// *Off"
+            line("IID").as_deref(),
+            Some("IID -combo Classic /// SelfDeepening /// Reduction /// *Off")
         );
     }
 

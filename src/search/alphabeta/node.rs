@@ -108,21 +108,17 @@ pub(super) enum Step {
 struct PruningLimits {
     /// Late-move pruning: quiet moves once this many quiets were searched (`i32::MAX`: off).
     late_quiets: i32,
-    /// Futility pruning: quiet moves when alpha is at least this (`i32::MAX`: off).
-    futility: i32,
-    /// History pruning: quiet moves whose continuation history is below this (`i32::MIN`:
-    /// off).
-    history: i32,
-    /// SEE pruning: moves that lose more than this (quiet, tactical); `None`: off.
-    see: Option<(i32, i32)>,
+    /// The quiet moves' margins at the pass's depth.
+    quiet: QuietLimits,
+    /// SEE pruning: tactical moves that lose more than this; `None`: off.
+    see_tactical: Option<i32>,
 }
 
 impl PruningLimits {
     const OFF: PruningLimits = PruningLimits {
         late_quiets: i32::MAX,
-        futility: i32::MAX,
-        history: i32::MIN,
-        see: None,
+        quiet: QuietLimits::OFF,
+        see_tactical: None,
     };
 
     fn new(features: &SearchFeatures, depth: i32, improving: bool, eval: i32) -> PruningLimits {
@@ -133,6 +129,36 @@ impl PruningLimits {
             } else {
                 i32::MAX
             },
+            quiet: QuietLimits::new(features, depth, eval),
+            see_tactical: (features.see_pruning && depth <= params.see_pruning_max_depth)
+                .then_some(-params.see_tactical_margin * depth),
+        }
+    }
+}
+
+/// Step 10's margins for a quiet move judged at `depth`: the pass's depth, or with
+/// `Reduced Depth Pruning` the depth its late-move reduction would leave it.
+#[derive(Clone, Copy)]
+struct QuietLimits {
+    /// Futility pruning: when alpha is at least this (`i32::MAX`: off).
+    futility: i32,
+    /// History pruning: a continuation history below this (`i32::MIN`: off).
+    history: i32,
+    /// SEE pruning: a move that loses more than this; `None`: off.
+    see: Option<i32>,
+}
+
+impl QuietLimits {
+    const OFF: QuietLimits = QuietLimits {
+        futility: i32::MAX,
+        history: i32::MIN,
+        see: None,
+    };
+
+    #[inline(always)]
+    fn new(features: &SearchFeatures, depth: i32, eval: i32) -> QuietLimits {
+        let params = &features.params;
+        QuietLimits {
             futility: if features.futility && depth <= params.futility_max_depth {
                 eval + params.futility_base + params.futility_margin * depth
             } else {
@@ -144,10 +170,8 @@ impl PruningLimits {
             } else {
                 i32::MIN
             },
-            see: (features.see_pruning && depth <= params.see_pruning_max_depth).then_some((
-                -params.see_quiet_margin * depth * depth,
-                -params.see_tactical_margin * depth,
-            )),
+            see: (features.see_pruning && depth <= params.see_pruning_max_depth)
+                .then_some(-params.see_quiet_margin * depth * depth),
         }
     }
 }
@@ -849,29 +873,53 @@ impl ThreadSearch<'_> {
             } else {
                 0
             };
+            // The late-move reduction's terms before its bounds (step 11a reduces by them,
+            // step 10 may judge a quiet move by the depth they would leave it).
+            let mut reduction_terms =
+                i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
+            reduction_terms -= i32::from(pv_node);
+            reduction_terms += i32::from(!facts.improving);
+            reduction_terms += i32::from(facts.cut_node);
+            reduction_terms -= i32::from(gives_check);
+            if quiet {
+                if self.stack[ply].is_killer(m) || m == pass.counter {
+                    reduction_terms -= 1;
+                }
+                let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+                reduction_terms -= history_plies(history, self.features.params.lmr_history_divisor);
+            }
 
             // Step 10. Prune hopeless moves near the leaves: never the first move, never a
             // check or an evasion, never once a mate against us is all we have found.
             if !pv_node && !in_check && !gives_check && pass.searched > 0 && pass.best > -MATE_BOUND
             {
                 // Late-move, futility and history pruning of quiet moves, then SEE pruning.
+                // With `Reduced Depth Pruning` a quiet move's margins are those of the depth
+                // its reduction would leave it: a late move with a poor history goes sooner,
+                // a killer or one with a good history later.
                 let limits = &pass.limits;
+                let quiet_limits = if quiet && self.features.reduced_depth_pruning {
+                    let pruning_depth = (depth - reduction_terms).max(0);
+                    QuietLimits::new(&self.features, pruning_depth, node.eval)
+                } else {
+                    limits.quiet
+                };
                 if quiet
                     && (self.stack[ply].quiet_count as i32 >= limits.late_quiets
-                        || limits.futility <= a
-                        || continuation_score < limits.history)
+                        || quiet_limits.futility <= a
+                        || continuation_score < quiet_limits.history)
                 {
                     continue;
                 }
-                if let Some((quiet_threshold, tactical_threshold)) = limits.see {
-                    let threshold = if quiet {
-                        quiet_threshold
-                    } else {
-                        tactical_threshold
-                    };
-                    if !see_at_least(pos, m, threshold) {
-                        continue;
-                    }
+                let see_threshold = if quiet {
+                    quiet_limits.see
+                } else {
+                    limits.see_tactical
+                };
+                if let Some(threshold) = see_threshold
+                    && !see_at_least(pos, m, threshold)
+                {
+                    continue;
                 }
             }
 
@@ -903,19 +951,7 @@ impl ThreadSearch<'_> {
                 && reducible
                 && !in_check
             {
-                reduction = i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
-                reduction -= i32::from(pv_node);
-                reduction += i32::from(!facts.improving);
-                reduction += i32::from(facts.cut_node);
-                reduction -= i32::from(gives_check);
-                if quiet {
-                    if self.stack[ply].is_killer(m) || m == pass.counter {
-                        reduction -= 1;
-                    }
-                    let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                    reduction -= history_plies(history, self.features.params.lmr_history_divisor);
-                }
-                reduction = reduction.clamp(0, new_depth - 1);
+                reduction = reduction_terms.clamp(0, new_depth - 1);
             }
 
             // Step 11b. The first move with the full window, the others with a null window

@@ -110,6 +110,7 @@ fn every_switch_on() -> SearchFeatures {
         singular_extensions: true,
         double_extensions: true,
         razoring: true,
+        reduced_depth_pruning: true,
         reduce_checks_and_losing_captures: true,
         correction_history: true,
         probcut: true,
