@@ -155,7 +155,6 @@ impl QuietLimits {
         see: None,
     };
 
-    #[inline(always)]
     fn new(features: &SearchFeatures, depth: i32, eval: i32) -> QuietLimits {
         let params = &features.params;
         QuietLimits {
@@ -873,22 +872,6 @@ impl ThreadSearch<'_> {
             } else {
                 0
             };
-            // The late-move reduction's terms before its bounds (step 11a reduces by them,
-            // step 10 may judge a quiet move by the depth they would leave it).
-            let mut reduction_terms =
-                i32::from(self.lmr[depth.min(63) as usize][pass.searched.min(63)]);
-            reduction_terms -= i32::from(pv_node);
-            reduction_terms += i32::from(!facts.improving);
-            reduction_terms += i32::from(facts.cut_node);
-            reduction_terms -= i32::from(gives_check);
-            if quiet {
-                if self.stack[ply].is_killer(m) || m == pass.counter {
-                    reduction_terms -= 1;
-                }
-                let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
-                reduction_terms -= history_plies(history, self.features.params.lmr_history_divisor);
-            }
-
             // Step 10. Prune hopeless moves near the leaves: never the first move, never a
             // check or an evasion, never once a mate against us is all we have found.
             if !pv_node && !in_check && !gives_check && pass.searched > 0 && pass.best > -MATE_BOUND
@@ -898,11 +881,15 @@ impl ThreadSearch<'_> {
                 // its reduction would leave it: a late move with a poor history goes sooner,
                 // a killer or one with a good history later.
                 let limits = &pass.limits;
+                let reduced_limits;
                 let quiet_limits = if quiet && self.features.reduced_depth_pruning {
-                    let pruning_depth = (depth - reduction_terms).max(0);
-                    QuietLimits::new(&self.features, pruning_depth, node.eval)
+                    let reduction =
+                        self.reduction_terms(node, pos, m, true, false, continuation_score);
+                    reduced_limits =
+                        QuietLimits::new(&self.features, (depth - reduction).max(0), node.eval);
+                    &reduced_limits
                 } else {
-                    limits.quiet
+                    &limits.quiet
                 };
                 if quiet
                     && (self.stack[ply].quiet_count as i32 >= limits.late_quiets
@@ -951,7 +938,9 @@ impl ThreadSearch<'_> {
                 && reducible
                 && !in_check
             {
-                reduction = reduction_terms.clamp(0, new_depth - 1);
+                reduction = self
+                    .reduction_terms(node, pos, m, quiet, gives_check, continuation_score)
+                    .clamp(0, new_depth - 1);
             }
 
             // Step 11b. The first move with the full window, the others with a null window
@@ -982,6 +971,37 @@ impl ThreadSearch<'_> {
             return self.ask_made_move(node, pos, m, search);
         }
         self.finish_moves(node, pos)
+    }
+
+    /// Step 11a's reduction of move `m` before its bounds: the table's by depth and moves
+    /// searched, a ply less in PV nodes, for a check, a killer or counter move and a good
+    /// history, more where the eval is not improving and in expected cut nodes. Step 10 may
+    /// judge a quiet move by the depth it would leave.
+    #[inline(always)]
+    fn reduction_terms(
+        &self,
+        node: &Node,
+        pos: &Position,
+        m: Move,
+        quiet: bool,
+        gives_check: bool,
+        continuation_score: i32,
+    ) -> i32 {
+        let (ply, pass) = (node.ply, &node.pass);
+        let facts = &self.stack[ply].facts;
+        let mut reduction = i32::from(self.lmr[pass.depth.min(63) as usize][pass.searched.min(63)]);
+        reduction -= i32::from(facts.pv_node);
+        reduction += i32::from(!facts.improving);
+        reduction += i32::from(facts.cut_node);
+        reduction -= i32::from(gives_check);
+        if quiet {
+            if self.stack[ply].is_killer(m) || m == pass.counter {
+                reduction -= 1;
+            }
+            let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+            reduction -= history_plies(history, self.features.params.lmr_history_divisor);
+        }
+        reduction
     }
 
     /// Step 11c. A reduced move that beat alpha at its null window: again at full depth.
