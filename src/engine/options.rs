@@ -345,7 +345,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them.
-pub(crate) const OPTIONS: [EngineOption; 38] = [
+pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -453,6 +453,7 @@ pub(crate) const OPTIONS: [EngineOption; 38] = [
     switch!("Double Extensions", double_extensions),
     switch!("Razoring", razoring),
     switch!("Reduced Depth Pruning", reduced_depth_pruning),
+    switch!("Re-search Depth", research_depth),
     switch!(
         "Reduce Checks And Losing Captures",
         reduce_checks_and_losing_captures

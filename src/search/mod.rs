@@ -82,6 +82,9 @@ pub struct SearchFeatures {
     /// Futility, history and SEE pruning judge a quiet move at the depth its late-move
     /// reduction would leave it, not at the node's.
     pub reduced_depth_pruning: bool,
+    /// A reduced move's full-depth re-searches go a ply deeper when it beat the best score
+    /// by far, a ply shallower when only just.
+    pub research_depth: bool,
     /// Correct the static eval by what searches found of the same pawn structure, the same
     /// non-pawn pieces of each side and the same last two moves.
     pub correction_history: bool,
@@ -120,6 +123,7 @@ impl Default for SearchFeatures {
             double_extensions: false,
             razoring: true,
             reduced_depth_pruning: false,
+            research_depth: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             iid: IidMode::Classic,

@@ -158,6 +158,7 @@ mod tests {
                 "Double Extensions -check 0",
                 "Razoring -check 1",
                 "Reduced Depth Pruning -check 0",
+                "Re-search Depth -check 0",
                 "Reduce Checks And Losing Captures -check 0",
                 "Correction History -check 0",
                 "ProbCut -check 1",

@@ -1007,6 +1007,20 @@ impl ThreadSearch<'_> {
     /// Step 11c. A reduced move that beat alpha at its null window: again at full depth.
     fn after_zero_window(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && node.reduction > 0 && !self.stopped {
+            // A reduced move that beat the best so far by far earns a ply more in its
+            // re-searches; one that barely beat it a ply less.
+            if self.features.research_depth {
+                let reduced_depth = node.new_depth - node.reduction;
+                let params = &self.features.params;
+                if score > node.pass.best + params.deeper_margin + 2 * node.new_depth {
+                    node.new_depth += 1;
+                } else if score < node.pass.best + params.shallower_margin {
+                    node.new_depth -= 1;
+                }
+                if node.new_depth <= reduced_depth {
+                    return self.after_full_depth(node, pos, score);
+                }
+            }
             return node.ask(ChildSearch::new(
                 ChildKind::FullDepth,
                 node.new_depth,

@@ -111,6 +111,7 @@ fn every_switch_on() -> SearchFeatures {
         double_extensions: true,
         razoring: true,
         reduced_depth_pruning: true,
+        research_depth: true,
         reduce_checks_and_losing_captures: true,
         correction_history: true,
         probcut: true,
