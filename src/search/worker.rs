@@ -61,7 +61,7 @@ enum WorkerCommand {
     Search(Box<QueuedSearch>),
     SetHash(usize),
     SetThreads(usize),
-    SetFeatures(SearchFeatures),
+    SetFeatures(Box<SearchFeatures>),
     Clear,
     /// Answered once every earlier command has been carried out.
     Sync(Sender<()>),
@@ -143,7 +143,7 @@ impl SearchWorker {
                             if f.evaluation != searcher.features.evaluation {
                                 searcher.clear();
                             }
-                            searcher.features = f;
+                            searcher.features = *f;
                         }
                         WorkerCommand::Clear => {
                             let started = Instant::now();
@@ -183,7 +183,7 @@ impl SearchWorker {
                     })),
                     WorkerCommand::SetHash(mb) => Recorded::SetHash(mb),
                     WorkerCommand::SetThreads(n) => Recorded::SetThreads(n),
-                    WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(Box::new(f)),
+                    WorkerCommand::SetFeatures(f) => Recorded::SetFeatures(f),
                     WorkerCommand::Clear => Recorded::Clear,
                     WorkerCommand::Sync(done) => {
                         let _ = done.send(());
@@ -258,7 +258,9 @@ impl SearchWorker {
     }
 
     pub(crate) fn set_features(&self, features: SearchFeatures) {
-        let _ = self.commands.send(WorkerCommand::SetFeatures(features));
+        let _ = self
+            .commands
+            .send(WorkerCommand::SetFeatures(Box::new(features)));
     }
 
     /// Empties the transposition table and each thread's history tables, which are kept from
