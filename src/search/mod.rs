@@ -111,22 +111,24 @@ impl Default for SearchFeatures {
             recapture_extension: true,
             aspiration: true,
             see_pruning: true,
-            // On: each of these three passed an SPRT against the build without it, in this
+            // On: each of these four passed an SPRT against the build without it, in this
             // order, each on top of the ones before and of the histories (docs/search.md).
             singular_extensions: true,
             probcut: true,
             tt_eval: true,
+            razoring: true,
+            // On together: each was undecided alone (+6 to +9), the four as one change passed
+            // an SPRT against none of them (docs/search.md).
+            double_extensions: true,
+            reduced_depth_pruning: true,
+            research_depth: true,
+            iid: IidMode::Reduction,
             // Off: undecided in self-play or not yet played; `adaptive_time` is on, ahead in
             // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
             correction_history: false,
-            double_extensions: false,
-            razoring: true,
-            reduced_depth_pruning: false,
-            research_depth: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
-            iid: IidMode::Classic,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.
             evaluation: crate::nnue::Evaluation::Nnue(crate::nnue::Network::embedded()),

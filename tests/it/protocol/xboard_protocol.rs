@@ -52,7 +52,7 @@ fn handshake_announces_every_feature_between_done_0_and_done_1() {
         "option=\"Clear Hash -button\"",
         "option=\"MultiPV -spin 1 1 64\"",
         "option=\"Null Move -check 1\"",
-        "option=\"IID -combo *Classic /// SelfDeepening /// Reduction /// Off\"",
+        "option=\"IID -combo Classic /// SelfDeepening /// *Reduction /// Off\"",
     ] {
         assert!(all.contains(option), "{option} missing: {all}");
     }
@@ -447,7 +447,7 @@ fn option_values_out_of_range_are_refused_and_change_nothing() {
         "feature option=\"Move Overhead -spin 30 0 5000\"",
         "feature option=\"Resign Threshold -spin 800 200 3000\"",
         "feature option=\"Null Move -check 1\"",
-        "feature option=\"IID -combo *Classic /// SelfDeepening /// Reduction /// Off\"",
+        "feature option=\"IID -combo Classic /// SelfDeepening /// *Reduction /// Off\"",
     ] {
         assert!(
             options.iter().any(|l| l == expected),

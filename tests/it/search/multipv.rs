@@ -174,7 +174,7 @@ fn only_the_listed_root_moves_are_searched() {
 #[test]
 fn a_mate_limit_stops_as_soon_as_a_short_enough_mate_is_found() {
     // Mate in three (matetrack, mates.16 in tests/data/mates.epd). Without a mate limit a
-    // proven mate is deepened to about twice its length; `mate 3` stops once it is found.
+    // proven mate is deepened to about three times its length; `mate 3` stops once it is found.
     let fen = "1K3RQ1/ppn3p1/r3N1pq/2pN4/2b1kPB1/b5r1/8/2BR4 w - - 0 1";
     let plain = SearchLimits {
         depth: Some(30),

@@ -127,7 +127,14 @@ fn every_switch_on() -> SearchFeatures {
 fn both_drivers_search_the_same_tree_with_the_other_settings() {
     let everything = every_switch_on();
     let settings = [
-        ("everything on, classic IID", everything),
+        ("everything on, IID reduction", everything),
+        (
+            "everything on, classic IID",
+            SearchFeatures {
+                iid: IidMode::Classic,
+                ..everything
+            },
+        ),
         (
             "everything on, self-deepening IID",
             SearchFeatures {
@@ -143,9 +150,9 @@ fn both_drivers_search_the_same_tree_with_the_other_settings() {
             },
         ),
         (
-            "internal iterative reduction",
+            "classic IID",
             SearchFeatures {
-                iid: IidMode::Reduction,
+                iid: IidMode::Classic,
                 ..SearchFeatures::default()
             },
         ),
