@@ -220,28 +220,40 @@ fn two_threads_find_the_same_mates() {
 #[test]
 fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
-    let toggles: [Toggle; 6] = [
+    // Each toggle adds to the classic set (the seeds' IID, null move, reductions, futility)
+    // and the histories, whatever the defaults are; the last one is today's defaults.
+    let toggles: [Toggle; 12] = [
         ("none of them", |_| {}),
         ("history pruning", |f| f.history_pruning = true),
         ("singular extensions", |f| f.singular_extensions = true),
+        ("double extensions", |f| {
+            f.singular_extensions = true;
+            f.double_extensions = true;
+        }),
+        ("razoring", |f| f.razoring = true),
+        ("reduced depth pruning", |f| f.reduced_depth_pruning = true),
+        ("re-search depth", |f| f.research_depth = true),
+        ("internal iterative reduction", |f| {
+            f.iid = IidMode::Reduction
+        }),
         ("correction history", |f| f.correction_history = true),
         ("table score as eval", |f| f.tt_eval = true),
-        ("all but ProbCut", |f| {
-            f.history_pruning = true;
-            f.singular_extensions = true;
-            f.correction_history = true;
-            f.tt_eval = true;
-        }),
+        ("ProbCut", |f| f.probcut = true),
+        ("the defaults", |f| *f = SearchFeatures::default()),
     ];
     let cases: Vec<MateCase> = mate_cases().into_iter().filter(|c| c.moves <= 3).collect();
     for (name, toggle) in toggles {
         for case in &cases {
             let pos = Position::from_fen(&case.fen).unwrap();
             let mut searcher = Searcher::new(16, 1);
-            // Each toggle adds to the classic set and the histories, whatever the defaults are.
             let features = &mut searcher.features;
             features.history_pruning = false;
             features.singular_extensions = false;
+            features.double_extensions = false;
+            features.razoring = false;
+            features.reduced_depth_pruning = false;
+            features.research_depth = false;
+            features.iid = IidMode::Classic;
             features.correction_history = false;
             features.probcut = false;
             features.tt_eval = false;
