@@ -45,7 +45,7 @@ impl TimeControl {
     /// negative after a flag fall), the number of moves it has made so far in this game under
     /// this control, and the move-overhead margin (pipe and GUI lag charged to us). In sudden
     /// death it assumes `params.moves_to_go` moves to go: enough to keep a reserve, few enough
-    /// to use the clock.
+    /// to use the clock; the increment counts by `params.increment_share`.
     pub fn budget(
         &self,
         remaining_ms: i64,
@@ -76,7 +76,11 @@ impl TimeControl {
                 // so many fast moves cannot drain the clock through lag alone.
                 let reserve = overhead_ms * moves_to_go.min(10) + overhead_ms;
                 let usable = remaining.saturating_sub(reserve);
-                let mut soft = usable / moves_to_go + increment_ms;
+                // The increment is sure to come back, so the target may count on more than
+                // it (`IncrementShare`): the clock then settles near the hard cap's floor
+                // late in a game instead of keeping seconds it never spends.
+                let increment = increment_ms * params.increment_share.max(0) as u64 / 100;
+                let mut soft = usable / moves_to_go + increment;
                 // Hard limit: a few targets, but never a large share of what is left.
                 let share = if moves_to_go == 1 { 0.75 } else { 0.35 };
                 let cap = (usable as f64 * share) as u64;
@@ -105,11 +109,32 @@ mod tests {
         }
     }
 
+    fn with_increment_share(percent: i32) -> SearchParams {
+        SearchParams {
+            increment_share: percent,
+            ..SearchParams::DEFAULT
+        }
+    }
+
     #[test]
     fn sudden_death_uses_a_twenty_fifth_plus_the_increment() {
-        let b = level(0, 60, 1000).budget(60_000, 0, 30, &SearchParams::DEFAULT);
+        let b = level(0, 60, 1000).budget(60_000, 0, 30, &with_increment_share(100));
         assert!(b.soft_ms > 3300 && b.soft_ms < 3500, "{b:?}");
         assert!(b.hard_ms > b.soft_ms && b.hard_ms < 60_000 / 2, "{b:?}");
+    }
+
+    #[test]
+    fn the_increment_counts_by_its_share_within_the_hard_cap() {
+        let at = |percent, remaining| {
+            level(0, 10, 100).budget(remaining, 30, 30, &with_increment_share(percent))
+        };
+        // 9670 usable ms: a twenty-fifth is 386, plus the increment's share.
+        assert_eq!(at(100, 10_000).soft_ms, 486);
+        assert_eq!(at(150, 10_000).soft_ms, 536);
+        // Late, with little left, the hard cap (35 % of the usable clock) bounds both.
+        let late = at(300, 600);
+        assert_eq!(late.hard_ms, 94);
+        assert_eq!(late.soft_ms, 94);
     }
 
     #[test]
