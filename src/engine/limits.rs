@@ -4,9 +4,9 @@
 
 /// The largest transposition table anyone may ask for (1 TB); more is refused outright.
 pub const MAX_HASH_MB: u64 = 1 << 20;
-/// The most search threads anyone may ask for; the protocol caps further at the machine's
-/// processors.
-pub const MAX_THREADS: u64 = 256;
+/// The most search threads anyone may ask for (the search's own cap); the protocol caps
+/// further at the machine's processors.
+pub use crate::search::MAX_THREADS;
 /// Clocks, time controls and increments above this (30 days) are refused: no game is played
 /// at such controls, and the time arithmetic stays far from overflowing.
 pub const MAX_CLOCK_MS: u64 = 30 * 24 * 3600 * 1000;

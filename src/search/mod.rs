@@ -29,6 +29,10 @@ pub use tt::TranspositionTable;
 use alphabeta::ThreadSearch;
 use ordering::OrderingTables;
 
+/// The most threads a search runs (the main thread and its Lazy SMP helpers); the engine's
+/// bounds on users' numbers take it from here.
+pub const MAX_THREADS: u64 = 256;
+
 /// Internal iterative deepening flavour in nodes without a hash move. Classic and
 /// self-deepening follow H.G.
 /// Muller's micro-Max articles: "Search: Iterative Deepening"
@@ -243,7 +247,7 @@ impl Searcher {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, crate::engine::limits::MAX_THREADS as usize);
+        self.threads = threads.clamp(1, MAX_THREADS as usize);
     }
 
     /// Empties the transposition table and the history tables (a new game).
