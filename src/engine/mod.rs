@@ -1,9 +1,8 @@
-//! The engine core both protocol rooms stand on: it owns the game record, the clock, the
-//! settings and the search thread, starts, ponders and stops searches under generation
-//! numbers and drops reports from searches it has abandoned. It knows no protocol text:
-//! `xboard` (and `uci`) turn their commands into these calls and format the replies.
+//! The engine core both protocol rooms stand on: it owns the game record, the settings and
+//! the search thread, starts, ponders and stops searches under generation numbers and drops
+//! reports from searches it has abandoned. It knows no protocol text: `xboard` and `uci` turn
+//! their commands (their clocks too) into these calls and `SearchLimits`, and word the replies.
 
-pub(crate) mod clock;
 pub mod limits;
 pub(crate) mod options;
 pub(crate) mod policy;
@@ -19,9 +18,8 @@ use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
     RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
-    TimeBudget,
+    TimeLimit,
 };
-use clock::Clock;
 use options::{EngineOptions, OptionEffect, clamp_threads};
 use policy::DrawResignPolicy;
 use rand::SeedableRng;
@@ -76,27 +74,6 @@ pub(crate) enum Report {
     Finished(SearchOutcome),
 }
 
-/// What a UCI `go` asks for besides the clock (set on `clock` before).
-#[derive(Clone, Debug, Default)]
-pub struct GoRequest {
-    /// Think on the clock's budget; otherwise no time limit.
-    pub timed: bool,
-    /// The clock is a fixed time per move (UCI `movetime`) to be used whole: no iteration
-    /// is left unstarted to save time, the hard limit ends the search.
-    pub whole_time: bool,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// Stop at a mate in at most this many moves.
-    pub mate: Option<u32>,
-    /// Search only these root moves (empty: all).
-    pub only: Vec<Move>,
-    /// Answer only when stopped, even after reaching a limit.
-    pub infinite: bool,
-    /// Ponder on the position on the board (the expected reply is already on it): no clock
-    /// until `ponder_hit`.
-    pub ponder: bool,
-}
-
 /// The own move chosen from a finished search, checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ChosenMove {
@@ -110,17 +87,12 @@ pub(crate) struct Engine {
     worker: SearchWorker,
     game: Game,
     pub(crate) options: EngineOptions,
-    pub(crate) clock: Clock,
     pub(crate) policy: DrawResignPolicy,
     /// The generation of the search whose reports count; bumped whenever a search is
     /// abandoned or replaced.
     generation: u64,
-    /// When the current own search (or its ponder hit) started, for the clock.
+    /// When the current own search (or its ponder hit) started, for a game clock.
     think_started: Instant,
-    /// Deepest iteration (`sd`), for own and ponder searches.
-    pub(crate) depth_limit: Option<u32>,
-    /// Nodes per second standing in for the clock (`nps`); 0 = the wall clock.
-    pub(crate) nps: u64,
     /// Root moves not to search, for the position on the board.
     excluded: Vec<Move>,
     /// The expected reply after our last move: (key of the position it applies to, move).
@@ -190,12 +162,9 @@ impl Engine {
             worker,
             game: Game::default(),
             options,
-            clock: Clock::default(),
             policy: DrawResignPolicy::default(),
             generation: 0,
             think_started: Instant::now(),
-            depth_limit: None,
-            nps: 0,
             excluded: Vec::new(),
             hint: None,
             random: false,
@@ -216,16 +185,13 @@ impl Engine {
     // -----------------------------------------------------------------------------------
     // The game record
 
-    /// A new game from the start position: searches stopped, table cleared, clocks full,
-    /// per-game limits and what was learnt forgotten.
+    /// A new game from the start position: searches stopped, table cleared, what was learnt
+    /// forgotten.
     pub(crate) fn new_game(&mut self) {
         self.abort();
         self.game = Game::default();
-        self.depth_limit = None;
-        self.nps = 0;
         self.excluded.clear();
         self.worker.clear();
-        self.clock.restart();
         self.hint = None;
         self.policy = DrawResignPolicy::default();
         self.random = false;
@@ -288,7 +254,6 @@ impl Engine {
         self.game = Game::new(position);
         self.excluded.clear();
         self.hint = None;
-        self.clock.new_record();
     }
 
     /// Plays `m`, which must be legal on the board; the log gets it in SAN (`O-O` for any
@@ -318,7 +283,6 @@ impl Engine {
         }
         self.excluded.clear();
         self.hint = None;
-        self.clock.took_back_to(self.game.ply());
         undone
     }
 
@@ -425,34 +389,15 @@ impl Engine {
         self.worker.stop();
     }
 
-    /// Thinks about `engine`'s move in the position on the board, on the clock.
-    pub(crate) fn think(&mut self, engine: Color) {
+    /// Thinks about the engine's move in the position on the board, within the protocol's
+    /// `limits` (depth and time).
+    pub(crate) fn think(&mut self, limits: SearchLimits) {
         self.think_started = Instant::now();
-        let budget = self.clock.budget(
-            &self.game,
-            engine,
-            self.options.move_overhead_ms,
-            &self.options.search.params,
-        );
-        log::debug!(
-            "clocks: own {} ms, opponent {} ms; budget {budget:?}",
-            self.clock.own_ms(),
-            self.clock.opponent_ms()
-        );
-        let (time, nodes) = if self.nps > 0 {
-            let nodes = (u128::from(budget.soft_ms) * u128::from(self.nps) / 1000).max(1);
-            (None, Some(u64::try_from(nodes).unwrap_or(u64::MAX)))
-        } else {
-            (Some(budget), None)
-        };
         let limits = self.playing_limits(SearchLimits {
-            depth: self.depth_limit,
-            nodes,
-            time,
             infinite: false,
             excluded: self.excluded.clone(),
             multipv: self.options.multipv,
-            ..SearchLimits::default()
+            ..limits
         });
         self.launch(
             SearchKind::Thinking,
@@ -462,9 +407,10 @@ impl Engine {
         );
     }
 
-    /// Ponders on the position after `expected`; returns false (and starts nothing) when
-    /// that move is illegal or ends the game.
-    pub(crate) fn ponder(&mut self, expected: Move) -> bool {
+    /// Ponders on the position after `expected` within the protocol's `limits` (a depth;
+    /// the time comes with the ponder hit); returns false (and starts nothing) when that
+    /// move is illegal or ends the game.
+    pub(crate) fn ponder(&mut self, expected: Move, limits: SearchLimits) -> bool {
         if !is_legal(self.game.position(), expected) {
             return false;
         }
@@ -476,12 +422,9 @@ impl Engine {
             return false;
         }
         let limits = self.playing_limits(SearchLimits {
-            depth: self.depth_limit,
-            nodes: None,
-            time: None,
             infinite: false,
             multipv: self.options.multipv,
-            ..SearchLimits::default()
+            ..limits
         });
         self.launch(
             SearchKind::Pondering { expected },
@@ -492,16 +435,16 @@ impl Engine {
         true
     }
 
-    /// The expected move was played: the ponder search goes on as `engine`'s timed search.
-    pub(crate) fn ponder_hit(&mut self, engine: Color) {
+    /// The expected move was played: the ponder search goes on as a timed search, on `time`
+    /// or else the time its limits gave.
+    pub(crate) fn ponder_hit(&mut self, time: Option<TimeLimit>) {
         self.think_started = Instant::now();
-        let budget = self.clock.budget(
-            &self.game,
-            engine,
-            self.options.move_overhead_ms,
-            &self.options.search.params,
-        );
-        self.worker.ponder_hit(budget);
+        self.worker.ponder_hit(time);
+    }
+
+    /// Milliseconds since the own search (or its ponder hit) started.
+    pub(crate) fn thinking_ms(&self) -> u128 {
+        self.think_started.elapsed().as_millis()
     }
 
     /// Analyzes the position on the board until stopped; nothing runs if it has no moves.
@@ -513,9 +456,6 @@ impl Engine {
             return;
         }
         let limits = SearchLimits {
-            depth: None,
-            nodes: None,
-            time: None,
             infinite: true,
             excluded: self.excluded.clone(),
             multipv: self.options.multipv,
@@ -529,51 +469,28 @@ impl Engine {
         );
     }
 
-    /// Searches the position on the board as a UCI `go` asks. Unlike `think` and `analyze`
-    /// it always starts a search, even without a legal move (the search then ends at once
-    /// with none), so every `go` gets its report.
-    /// Starts the search `request` asks for; returns its limits (for `debug on`).
-    pub fn go(&mut self, request: GoRequest) -> SearchLimits {
+    /// Starts the search a UCI `go` asks for (`limits` as the protocol stated them: time,
+    /// depth, nodes, mate, root moves, infinite, ponder); returns its limits (for `debug on`).
+    /// Unlike `think` and `analyze` it always starts a search, even without a legal move
+    /// (the search then ends at once with none), so every `go` gets its report.
+    pub fn go(&mut self, limits: SearchLimits) -> SearchLimits {
         self.think_started = Instant::now();
-        let side = self.game.side_to_move();
-        let time = request.timed.then(|| {
-            let budget = self.clock.budget(
-                &self.game,
-                side,
-                self.options.move_overhead_ms,
-                &self.options.search.params,
-            );
-            if request.whole_time {
-                TimeBudget {
-                    soft_ms: u64::MAX,
-                    ..budget
-                }
-            } else {
-                budget
-            }
-        });
-        let kind = if request.ponder {
+        let kind = if limits.ponder {
             SearchKind::Pondering {
                 expected: self.game.moves().last().copied().unwrap_or(Move::NULL),
             }
-        } else if request.infinite {
+        } else if limits.infinite {
             SearchKind::Analyzing
         } else {
             SearchKind::Thinking
         };
         let limits = SearchLimits {
-            depth: request.depth,
-            nodes: request.nodes,
-            time,
-            infinite: request.infinite,
             excluded: self.excluded.clone(),
-            only: request.only,
-            mate: request.mate,
             multipv: self.options.multipv,
-            ..SearchLimits::default()
+            ..limits
         };
         // An infinite search is analysis, never played: full strength.
-        let limits = if request.infinite {
+        let limits = if limits.infinite {
             limits
         } else {
             self.playing_limits(limits)
@@ -587,14 +504,6 @@ impl Engine {
         limits
     }
 
-    /// Stops the search for a pause; `thinking` charges the time used so far to the clock.
-    pub(crate) fn pause(&mut self, thinking: bool) {
-        if thinking {
-            self.clock.spend(self.think_started.elapsed().as_millis());
-        }
-        self.abort();
-    }
-
     fn launch(
         &mut self,
         kind: SearchKind,
@@ -603,6 +512,7 @@ impl Engine {
         mut limits: SearchLimits,
     ) {
         limits.ponder = matches!(kind, SearchKind::Pondering { .. });
+        limits.move_overhead_ms = self.options.move_overhead_ms;
         self.generation += 1;
         log::debug!(
             "search {} ({kind:?}): {}; {}",
@@ -610,12 +520,15 @@ impl Engine {
             position.to_fen(),
             limits
         );
-        self.worker.start(SearchJob {
-            generation: self.generation,
-            position,
-            history,
-            limits,
-        });
+        self.worker.start(
+            SearchJob {
+                generation: self.generation,
+                position,
+                history,
+                limits,
+            },
+            &self.options.search.params,
+        );
     }
 
     /// The report if it comes from the current search; a stale one is logged and dropped.
@@ -710,12 +623,9 @@ impl Engine {
         })
     }
 
-    /// Plays the engine's (`engine`'s) chosen move on the board and charges its time to the
-    /// clock; returns the result it brings, if any.
-    pub(crate) fn play_own_move(&mut self, chosen: ChosenMove, engine: Color) -> Option<Outcome> {
-        let used_ms = self.think_started.elapsed().as_millis();
+    /// Plays the engine's chosen move on the board; returns the result it brings, if any.
+    pub(crate) fn play_own_move(&mut self, chosen: ChosenMove) -> Option<Outcome> {
         self.push_move(chosen.best);
-        self.clock.charge_move(used_ms, &self.game, engine);
         let result = self.game.outcome();
         if result.is_none() {
             self.hint = chosen.ponder.map(|reply| (self.position().key(), reply));

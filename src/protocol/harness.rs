@@ -11,7 +11,10 @@ use crate::engine::options::EngineOptions;
 use crate::engine::{Engine, Event, Flow};
 use crate::protocol::output::{Captured, Output};
 use crate::search::worker::{Recorded, SearchJob, SearchReport, SearchWorker};
-use crate::search::{ScoreBound, SearchInfo, SearchLimits, SearchOutcome, Searcher};
+use crate::search::{
+    ScoreBound, SearchControl, SearchInfo, SearchLimits, SearchOutcome, SearchParams, Searcher,
+    TimeBudget,
+};
 
 /// A protocol session as the harness drives it.
 pub(crate) trait DrivenSession {
@@ -62,6 +65,15 @@ pub(crate) struct Job {
     pub(crate) fen: String,
     pub(crate) limits: SearchLimits,
     pub(crate) ponder: bool,
+}
+
+impl Job {
+    /// The time budget the search runs on, by the default time factors.
+    pub(crate) fn budget(&self) -> Option<TimeBudget> {
+        SearchControl::new(self.limits.clone(), &SearchParams::DEFAULT)
+            .budget()
+            .1
+    }
 }
 
 impl From<SearchJob> for Job {

@@ -3,15 +3,14 @@
 //! `SearchObserver` and never prints; `worker` runs it on its own thread for the session.
 
 pub mod alphabeta;
-mod control;
 mod correction;
 mod history;
+mod limit;
 pub mod ordering;
 pub mod params;
 mod picker;
 pub mod score;
 mod stack;
-pub mod time;
 pub mod tt;
 pub mod worker;
 
@@ -20,10 +19,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub use control::{SearchControl, SearchLimits, SearchStatus};
+pub use limit::{SearchControl, SearchLimits, SearchStatus, TimeBudget, TimeLimit};
 pub use params::SearchParams;
 pub use score::{MATE, MATE_BOUND, mate_moves};
-pub use time::{TimeBudget, TimeControl};
 pub use tt::TranspositionTable;
 
 use alphabeta::ThreadSearch;
@@ -364,7 +362,7 @@ mod tests {
     fn a_search_stopped_inside_its_first_root_move_has_no_score() {
         let pos = Position::from_fen(CAPTURE_STORM).unwrap();
         let mut searcher = Searcher::new(1, 1);
-        let control = SearchControl::new(SearchLimits::default());
+        let control = SearchControl::new(SearchLimits::default(), &SearchParams::DEFAULT);
         control.stop();
         let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(outcome.real_score(), None, "score {}", outcome.score);
@@ -376,10 +374,11 @@ mod tests {
     fn a_finished_iteration_has_a_real_score() {
         let pos = Position::startpos();
         let mut searcher = Searcher::new(1, 1);
-        let control = SearchControl::new(SearchLimits {
+        let limits = SearchLimits {
             depth: Some(1),
             ..SearchLimits::default()
-        });
+        };
+        let control = SearchControl::new(limits, &SearchParams::DEFAULT);
         let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(outcome.real_score(), Some(outcome.score));
         // A mated root has a real score too.

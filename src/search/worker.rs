@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::{
     RootMoveInfo, SearchControl, SearchFeatures, SearchInfo, SearchLimits, SearchObserver,
-    SearchOutcome, SearchStatus, Searcher, TimeBudget,
+    SearchOutcome, SearchParams, SearchStatus, Searcher, TimeLimit,
 };
 use crate::board::Position;
 
@@ -202,10 +202,13 @@ impl SearchWorker {
         (worker, log)
     }
 
-    /// Queues a search; any running one is stopped first (its report still arrives, with
-    /// its old generation).
-    pub(crate) fn start(&self, job: SearchJob) {
-        let control = Arc::new(SearchControl::new(job.limits));
+    /// Queues a search, its time budget by the time factors of `params`; any running one is
+    /// stopped first (its report still arrives, with its old generation).
+    pub(crate) fn start(&self, job: SearchJob, params: &SearchParams) {
+        let control = Arc::new(SearchControl::new(job.limits, params));
+        if let (_, Some(budget)) = control.budget() {
+            log::debug!("search {}: budget {budget:?}", job.generation);
+        }
         if let Ok(mut current) = self.current.lock() {
             if let Some((old, _)) = current.take() {
                 old.stop();
@@ -231,12 +234,13 @@ impl SearchWorker {
         }
     }
 
-    /// The expected move was played: the ponder search goes on as a timed search.
-    pub(crate) fn ponder_hit(&self, budget: TimeBudget) {
+    /// The expected move was played: the ponder search goes on as a timed search, on `time`
+    /// or else its limits' own.
+    pub(crate) fn ponder_hit(&self, time: Option<TimeLimit>) {
         if let Ok(mut current) = self.current.lock()
             && let Some((control, started)) = current.as_mut()
         {
-            control.ponder_hit(budget);
+            control.ponder_hit(time);
             *started = Instant::now();
         }
     }

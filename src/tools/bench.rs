@@ -78,10 +78,11 @@ pub fn run(
         let mut searcher = Searcher::new(hash_mb, 1);
         searcher.features.evaluation = evaluation;
         searcher.features.driver = driver;
-        let control = SearchControl::new(SearchLimits {
+        let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()
-        });
+        };
+        let control = SearchControl::new(limits, &searcher.features.params);
         let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         nodes += outcome.nodes;
         if verbose {

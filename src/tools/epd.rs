@@ -6,7 +6,9 @@
 use std::fmt;
 
 use crate::board::{FenError, Move, Position, parse_move, to_san};
-use crate::search::{SearchControl, SearchLimits, Searcher, Silent, TimeBudget, mate_moves};
+use crate::search::{
+    SearchControl, SearchLimits, Searcher, Silent, TimeBudget, TimeLimit, mate_moves,
+};
 
 /// One EPD line, parsed.
 #[derive(Clone, Debug)]
@@ -147,13 +149,14 @@ pub fn run(path: &str, ms: u64, hash_mb: usize, threads: usize) -> Result<(usize
         searcher.clear();
         let budget = TimeBudget {
             // No new iteration is refused early: use the whole time, stop at `ms`.
-            soft_ms: ms.saturating_mul(2),
+            soft_ms: Some(ms.saturating_mul(2)),
             hard_ms: ms,
         };
-        let control = SearchControl::new(SearchLimits {
-            time: Some(budget),
+        let limits = SearchLimits {
+            time: Some(TimeLimit::Budget(budget)),
             ..SearchLimits::default()
-        });
+        };
+        let control = SearchControl::new(limits, &searcher.features.params);
         let outcome = searcher.search(&case.position, &[], &control, &mut Silent);
         let ok = case.solved(outcome.best_move, outcome.score);
         if ok {

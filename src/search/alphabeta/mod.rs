@@ -12,6 +12,7 @@ mod node;
 use crate::board::{Move, MoveList, Position};
 
 use super::history::PieceTo;
+use super::limit::Iteration;
 use super::ordering::{OrderingTables, score_moves};
 use super::score::{INFINITY, MAX_PLY, is_mate_score};
 use super::stack::SearchStack;
@@ -420,21 +421,19 @@ impl<'a> ThreadSearch<'a> {
             } else {
                 self.best_move_stability = 0;
             }
-            let time_share = if self.features.adaptive_time {
-                self.time_share(depth, previous_score, best_score, &moves)
-            } else if previous_best != best_move && depth > 4 {
-                // An unstable best move earns more time.
-                0.8
-            } else {
-                0.5
-            };
-            if !control.should_start_iteration(
+            let root_nodes = moves.iter().map(|r| r.nodes).sum();
+            let iteration = Iteration {
                 depth,
-                best_score,
-                self.total_nodes(),
-                moves.len(),
-                time_share,
-            ) {
+                score: best_score,
+                previous_score,
+                nodes: self.total_nodes(),
+                root_moves: moves.len(),
+                best_move_stability: self.best_move_stability,
+                best_move_nodes: moves[0].nodes,
+                root_nodes,
+            };
+            let (adaptive, params) = (self.features.adaptive_time, &self.features.params);
+            if !control.should_start_iteration(&iteration, adaptive, params) {
                 break;
             }
         }
@@ -560,37 +559,6 @@ impl<'a> ThreadSearch<'a> {
                 beta = INFINITY;
             }
         }
-    }
-
-    /// The share of the soft target past which no new iteration starts: more while the best
-    /// move keeps changing, when the score falls, and when the best move took a small share
-    /// of the root's nodes; less when it has stood for several iterations and took most of
-    /// them. At most the whole soft target: the hard limit stays the only limit inside the tree.
-    fn time_share(&self, depth: u32, previous_score: i32, score: i32, moves: &[RootMove]) -> f64 {
-        if depth < 5 {
-            return 0.5;
-        }
-        const STABILITY: [f64; 5] = [1.6, 1.25, 1.0, 0.9, 0.8];
-        let params = &self.features.params;
-        let stability = STABILITY[(self.best_move_stability as usize).min(STABILITY.len() - 1)];
-        let drop = if previous_score > -INFINITY && !is_mate_score(previous_score) {
-            (previous_score - score).clamp(0, params.score_drop_cap)
-        } else {
-            0
-        };
-        let falling = 1.0 + f64::from(drop) / f64::from(params.score_drop_divisor);
-        let total: u64 = moves.iter().map(|r| r.nodes).sum();
-        let best_fraction = if total > 0 {
-            moves[0].nodes as f64 / total as f64
-        } else {
-            0.5
-        };
-        let effort = (1.5 - best_fraction).clamp(0.6, 1.3);
-        // TimeShareBase's 70 per cent: a typical middle-game move (stable for a couple of
-        // iterations, about two thirds of the nodes) lands near the fixed share of 0.5 this
-        // replaces; 0.5 as the base thought less and lost (docs/search.md, Adaptive Time).
-        let base = f64::from(params.time_share_base) / 100.0;
-        (base * stability * falling * effort).clamp(0.3, 1.0)
     }
 
     /// A Lazy SMP helper: the same deepening on the shared table, starting at a different

@@ -289,11 +289,12 @@ pub(crate) struct Searched {
 }
 
 pub(crate) fn search(searcher: &mut Searcher, game: &Game, nodes: u64) -> Searched {
-    let control = SearchControl::new(SearchLimits {
+    let limits = SearchLimits {
         nodes: Some(nodes * HARD_NODE_FACTOR),
         soft_nodes: Some(nodes),
         ..SearchLimits::default()
-    });
+    };
+    let control = SearchControl::new(limits, &searcher.features.params);
     let outcome = searcher.search(game.position(), &game.history_keys(), &control, &mut Silent);
     Searched {
         best: outcome.best_move,
@@ -477,10 +478,11 @@ mod tests {
             let game = Game::new(Position::from_fen(fen).unwrap());
             let run = || {
                 let mut searcher = Searcher::new(4, 1);
-                let control = SearchControl::new(SearchLimits {
+                let limits = SearchLimits {
                     soft_nodes: Some(soft),
                     ..SearchLimits::default()
-                });
+                };
+                let control = SearchControl::new(limits, &searcher.features.params);
                 searcher.search(game.position(), &[], &control, &mut Silent)
             };
             let (a, b) = (run(), run());

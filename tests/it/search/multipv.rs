@@ -31,7 +31,7 @@ fn search(fen: &str, limits: &SearchLimits) -> (SearchOutcome, Recorder) {
     let outcome = searcher.search(
         &pos,
         &[],
-        &SearchControl::new(limits.clone()),
+        &SearchControl::new(limits.clone(), &searcher.features.params),
         &mut recorder,
     );
     (outcome, recorder)

@@ -26,7 +26,8 @@ fn search_with(
 ) -> SearchOutcome {
     let mut searcher = Searcher::new(16, threads);
     searcher.features = features;
-    searcher.search(pos, &[], &SearchControl::new(limits.clone()), &mut Silent)
+    let control = SearchControl::new(limits.clone(), &searcher.features.params);
+    searcher.search(pos, &[], &control, &mut Silent)
 }
 
 /// A fresh single-threaded search of `fen` to `depth` with `features` and `driver`.

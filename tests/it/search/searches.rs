@@ -6,7 +6,8 @@ use crate::common;
 use common::{MateCase, mate_cases, mate_search_depth};
 use ironwood::board::{MoveList, Position, legal_moves, parse_san};
 use ironwood::search::{
-    IidMode, SearchControl, SearchFeatures, SearchLimits, Searcher, Silent, TimeBudget, mate_moves,
+    IidMode, SearchControl, SearchFeatures, SearchLimits, Searcher, Silent, TimeBudget, TimeLimit,
+    mate_moves,
 };
 
 const PERFT: &str = include_str!("../../data/perft.epd");
@@ -20,7 +21,7 @@ fn run(
     searcher.search(
         pos,
         history,
-        &SearchControl::new(limits.clone()),
+        &SearchControl::new(limits.clone(), &searcher.features.params),
         &mut Silent,
     )
 }
@@ -78,13 +79,14 @@ fn a_proven_mate_ends_deepening_early() {
         let mut searcher = Searcher::new(16, 1);
         // A generous clock: only the mate rule can end this search early.
         let budget = TimeBudget {
-            soft_ms: 120_000,
+            soft_ms: Some(120_000),
             hard_ms: 120_000,
         };
-        let control = SearchControl::new(SearchLimits {
-            time: Some(budget),
+        let limits = SearchLimits {
+            time: Some(TimeLimit::Budget(budget)),
             ..SearchLimits::default()
-        });
+        };
+        let control = SearchControl::new(limits, &searcher.features.params);
         let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         assert_eq!(mate_moves(outcome.score), Some(case.moves), "{}", case.fen);
         // Mate in N is N*2-1 plies: the search stops at the first depth that proves it,
@@ -153,7 +155,7 @@ fn node_limit_and_stop_flag_still_give_a_legal_move() {
         outcome.nodes
     );
 
-    let control = SearchControl::new(SearchLimits::default());
+    let control = SearchControl::new(SearchLimits::default(), &searcher.features.params);
     control.stop();
     let outcome = searcher.search(&pos, &[], &control, &mut Silent);
     assert!(legal.contains(outcome.best_move));

@@ -12,10 +12,12 @@ use crate::board::game::Game;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
-use crate::engine::{Engine, Event, Flow, GoRequest, Report};
+use crate::engine::{Engine, Event, Flow, Report};
 use crate::protocol::output::Output;
 use crate::protocol::text::Dialect;
-use crate::search::{RootMoveInfo, ScoreBound, SearchInfo, SearchOutcome, TimeControl, mate_moves};
+use crate::search::{
+    RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, TimeLimit, mate_moves,
+};
 
 /// What a running `go` is waiting for before its `bestmove` may go out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,31 +251,18 @@ impl Session {
     }
 
     fn go(&mut self, go: &GoParameters) {
-        let side = self.engine.position().side_to_move();
-        let (own, opponent, increment) = match side {
-            Color::White => (go.wtime, go.btime, go.winc),
-            Color::Black => (go.btime, go.wtime, go.binc),
+        let (own, increment) = match self.engine.position().side_to_move() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
         };
-        let ply = self.engine.game().ply();
-        let timed = if let Some(ms) = go.movetime {
-            self.engine
-                .clock
-                .set_control(TimeControl::FixedPerMove { ms }, ply);
-            true
-        } else if let Some(own) = own {
-            self.engine.clock.set_control(
-                TimeControl::Conventional {
-                    moves_per_session: go.movestogo.unwrap_or(0),
-                    base_ms: 0,
-                    increment_ms: increment.unwrap_or(0).max(0) as u64,
-                },
-                ply,
-            );
-            self.engine.clock.set_own_ms(own);
-            self.engine.clock.set_opponent_ms(opponent.unwrap_or(own));
-            true
+        let time = if let Some(ms) = go.movetime {
+            Some(TimeLimit::MoveTime { ms })
         } else {
-            false
+            own.map(|remaining_ms| TimeLimit::Clock {
+                remaining_ms,
+                increment_ms: increment.unwrap_or(0).max(0) as u64,
+                moves_to_go: go.movestogo.filter(|&moves| moves > 0),
+            })
         };
         let mut only = Vec::new();
         for text in &go.searchmoves {
@@ -294,18 +283,17 @@ impl Session {
             stopping: false,
             early: None,
         });
-        let request = GoRequest {
-            timed: timed && !go.infinite,
-            whole_time: go.movetime.is_some(),
+        let limits = self.engine.go(SearchLimits {
             depth: go.depth.filter(|&d| d > 0),
             nodes: go.nodes,
-            mate: go.mate.filter(|&m| m > 0),
-            only,
+            time: time.filter(|_| !go.infinite),
             infinite: go.infinite,
             ponder: go.ponder,
-        };
-        let pondering = request.ponder;
-        let limits = self.engine.go(request);
+            only,
+            mate: go.mate.filter(|&m| m > 0),
+            ..SearchLimits::default()
+        });
+        let pondering = limits.ponder;
         if self.debug {
             let what = if pondering {
                 "pondering (the clock starts at ponderhit)"
@@ -345,8 +333,7 @@ impl Session {
         if let Some(outcome) = search.early.take() {
             return self.best_move(&outcome);
         }
-        let side = self.engine.position().side_to_move();
-        self.engine.ponder_hit(side);
+        self.engine.ponder_hit(None);
         Flow::Continue
     }
 

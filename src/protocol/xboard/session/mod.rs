@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::clock::Clock;
 use super::command::{Command, EditCommand, MoveSelection, parse_command, parse_edit_line};
 use super::options;
 use crate::board::game::Outcome;
@@ -16,7 +17,7 @@ use crate::engine::{Engine, Event, Flow, Report};
 use crate::logging;
 use crate::protocol::output::{Output, printable};
 use crate::protocol::text::{Dialect, illegal_move_reply};
-use crate::search::{SearchInfo, SearchOutcome, TimeControl, mate_moves};
+use crate::search::{SearchInfo, SearchLimits, SearchOutcome, mate_moves};
 
 /// The protocol state (CECP state machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,12 @@ pub(crate) struct Session {
     engine_color: Color,
     edit: Option<EditBoard>,
     paused: bool,
+    /// The game's time: `level` or `st`, `time` and `otim`, and the engine's moves.
+    clock: Clock,
+    /// `sd`: the deepest iteration, for own and ponder searches.
+    depth_limit: Option<u32>,
+    /// `nps`: nodes a second standing in for the wall clock; 0 = the wall clock.
+    nps: u64,
     /// `ping` tokens waiting for the move being thought about.
     pending_pongs: Vec<String>,
     post: bool,
@@ -75,6 +82,9 @@ impl Session {
             engine_color: Color::Black,
             edit: None,
             paused: false,
+            clock: Clock::default(),
+            depth_limit: None,
+            nps: 0,
             pending_pongs: Vec::new(),
             post: false,
             draw_offer_pending: false,
@@ -199,16 +209,16 @@ impl Session {
                 moves_per_session,
                 base_ms,
                 increment_ms,
-            } => self.set_time_control(TimeControl::Conventional {
-                moves_per_session,
-                base_ms,
-                increment_ms,
-            }),
-            Command::St { ms } => self.set_time_control(TimeControl::FixedPerMove { ms }),
-            Command::Sd(depth) => self.engine.depth_limit = (depth > 0).then_some(depth),
-            Command::Nps(nps) => self.engine.nps = nps,
-            Command::Time(cs) => self.engine.clock.set_own_ms(cs.saturating_mul(10)),
-            Command::Otim(cs) => self.engine.clock.set_opponent_ms(cs.saturating_mul(10)),
+            } => {
+                let ply = self.engine.game().ply();
+                self.clock
+                    .set_level(moves_per_session, base_ms, increment_ms, ply);
+            }
+            Command::St { ms } => self.clock.set_per_move(ms, self.engine.game().ply()),
+            Command::Sd(depth) => self.depth_limit = (depth > 0).then_some(depth),
+            Command::Nps(nps) => self.nps = nps,
+            Command::Time(cs) => self.clock.set_own_ms(cs.saturating_mul(10)),
+            Command::Otim(cs) => self.clock.set_opponent_ms(cs.saturating_mul(10)),
             // Settings.
             Command::Memory(mb) => {
                 self.engine.set_hash_mb(mb);
@@ -337,12 +347,6 @@ impl Session {
         }
     }
 
-    /// `level` or `st`, counted from the ply on the board now.
-    fn set_time_control(&mut self, control: TimeControl) {
-        let ply = self.engine.game().ply();
-        self.engine.clock.set_control(control, ply);
-    }
-
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::set(&mut self.engine.options, name, value) {
             Ok(effect) => self.engine.apply_option(name, effect),
@@ -375,6 +379,9 @@ impl Session {
     fn new_game(&mut self) {
         self.abort_search();
         self.engine.new_game();
+        self.clock.restart();
+        self.depth_limit = None;
+        self.nps = 0;
         self.engine.options.chess960 = false;
         self.mode = Mode::Waiting;
         self.engine_color = Color::Black;
@@ -417,7 +424,7 @@ impl Session {
                 .en_passant(None)
                 .build();
             match position {
-                Ok(pos) => self.engine.set_position(pos),
+                Ok(pos) => self.set_position(pos),
                 Err(e) => self
                     .out
                     .debug(&format!("cannot give the move to {side:?}: {e}")),
@@ -443,10 +450,16 @@ impl Session {
 
     /// A position set by `setboard` or edit mode; analysis goes on from it.
     fn adopt_position(&mut self, pos: Position) {
-        self.engine.set_position(pos);
+        self.set_position(pos);
         if self.mode == Mode::Analyzing {
             self.engine.analyze();
         }
+    }
+
+    /// A new game record from `pos`: the engine's moves under the time control count from it.
+    fn set_position(&mut self, pos: Position) {
+        self.engine.set_position(pos);
+        self.clock.new_record();
     }
 
     fn edit_command(&mut self, command: EditCommand) {
@@ -517,7 +530,8 @@ impl Session {
                 }
                 log::debug!("ponder hit on {m}");
                 self.mode = Mode::Thinking;
-                self.engine.ponder_hit(self.engine_color);
+                let time = self.clock.time_limit(self.engine.game(), self.engine_color);
+                self.engine.ponder_hit(Some(time));
             }
             Mode::Analyzing => {
                 self.engine.abort();
@@ -543,6 +557,7 @@ impl Session {
             // Logged, not sent: Knights takes any stray line for a move.
             log::info!("no more moves to take back");
         }
+        self.clock.took_back_to(self.engine.game().ply());
         if self.mode == Mode::Analyzing {
             self.engine.analyze();
         }
@@ -617,7 +632,11 @@ impl Session {
             return;
         }
         self.paused = true;
-        self.engine.pause(self.mode == Mode::Thinking);
+        // The time thought so far is the engine's, though no move pays for it.
+        if self.mode == Mode::Thinking {
+            self.clock.spend(self.engine.thinking_ms());
+        }
+        self.engine.abort();
     }
 
     fn resume(&mut self) {
@@ -653,11 +672,27 @@ impl Session {
             return;
         }
         self.mode = Mode::Thinking;
-        self.engine.think(self.engine_color);
+        let time = self.clock.time_limit(self.engine.game(), self.engine_color);
+        log::debug!(
+            "clocks: own {} ms, opponent {} ms; {time}",
+            self.clock.own_ms(),
+            self.clock.opponent_ms()
+        );
+        self.engine.think(SearchLimits {
+            depth: self.depth_limit,
+            time: Some(time),
+            nps: (self.nps > 0).then_some(self.nps),
+            ..SearchLimits::default()
+        });
     }
 
+    /// Ponders on `expected`; the time comes with the ponder hit.
     fn start_pondering(&mut self, expected: Move) {
-        if self.engine.ponder(expected) {
+        let limits = SearchLimits {
+            depth: self.depth_limit,
+            ..SearchLimits::default()
+        };
+        if self.engine.ponder(expected, limits) {
             self.mode = Mode::Pondering { expected };
         }
     }
@@ -699,7 +734,7 @@ impl Session {
         if !self.post {
             return;
         }
-        let nps = self.engine.nps;
+        let nps = self.nps;
         let centiseconds = if nps > 0 && self.mode == Mode::Thinking {
             u128::from(info.nodes) * 100 / u128::from(nps)
         } else {
@@ -763,7 +798,10 @@ impl Session {
         }
 
         let text = move_text(self.engine.position(), chosen.best, self.notation());
-        let result = self.engine.play_own_move(chosen, self.engine_color);
+        let used_ms = self.engine.thinking_ms();
+        let result = self.engine.play_own_move(chosen);
+        self.clock
+            .charge_move(used_ms, self.engine.game(), self.engine_color);
         // A draw our move makes claimable is claimed by offering it before the move
         // (the GUI judges the offer on the position after the move).
         if matches!(result, Some(Outcome::Repetition | Outcome::FiftyMoves)) && !offered {
@@ -775,7 +813,7 @@ impl Session {
             return;
         }
         if self.engine.options.ponder
-            && self.engine.nps == 0
+            && self.nps == 0
             && let Some(reply) = chosen.ponder
         {
             self.start_pondering(reply);

@@ -5,8 +5,8 @@
 use super::*;
 use crate::board::parse_move;
 use crate::protocol::harness::drive_session;
-use crate::search::MATE;
 use crate::search::worker::Recorded;
+use crate::search::{MATE, TimeLimit};
 
 drive_session!(Session);
 
@@ -367,13 +367,15 @@ fn settings_reach_the_search_thread_and_limits_reach_the_search() {
     h.send("new\nsd 4\nst 2\nusermove e2e4");
     let job = h.job();
     assert_eq!(job.limits.depth, Some(4));
-    let budget = job.limits.time.unwrap();
-    assert_eq!(budget.hard_ms, 2000 - 30 - 40);
+    assert_eq!(job.limits.time, Some(TimeLimit::PerMove { ms: 2000 }));
+    assert_eq!(job.budget().unwrap().hard_ms, 2000 - 30 - 40);
     h.send("new\nnps 1000\nusermove e2e4");
     let job = h.job();
-    assert!(job.limits.time.is_none());
+    assert_eq!(job.limits.nps, Some(1000));
+    assert_eq!(job.budget(), None, "the clock is counted in nodes");
     assert_eq!(job.limits.depth, None, "new clears sd");
-    assert!(job.limits.nodes.unwrap() >= 1);
+    h.send("new\nusermove e2e4");
+    assert_eq!(h.job().limits.nps, None, "new clears nps");
 }
 
 #[test]
@@ -402,7 +404,7 @@ fn options_with_bad_values_are_refused() {
         ]
     );
     // Nothing changed: the default 30 ms overhead (and 2% of `st 1`) is kept back.
-    assert_eq!(h.job().limits.time.unwrap().hard_ms, 1000 - 30 - 20);
+    assert_eq!(h.job().budget().unwrap().hard_ms, 1000 - 30 - 20);
 }
 
 #[test]
