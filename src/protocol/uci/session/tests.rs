@@ -6,6 +6,7 @@ use super::*;
 use crate::board::parse_move;
 use crate::protocol::harness::drive_session;
 use crate::search::worker::Recorded;
+use crate::search::{SearchParams, TimeLimit};
 
 drive_session!(Session);
 
@@ -94,6 +95,57 @@ fn position_with_moves_is_what_go_searches() {
     assert_eq!(job.fen, "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2");
     assert_eq!(job.limits.nodes, Some(5000));
     assert_eq!(job.limits.depth, None);
+}
+
+#[test]
+fn go_states_the_side_to_moves_clock_as_the_search_limit() {
+    let mut h = Harness::new();
+    let go = "go wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20";
+    h.send(&format!("position startpos\n{go}"));
+    let job = h.job();
+    let white = TimeLimit::Clock {
+        remaining_ms: 60_000,
+        increment_ms: 1000,
+        moves_to_go: Some(20),
+    };
+    assert_eq!(job.limits.time, Some(white));
+    // The default 30 ms overhead is kept back: the same budget as the limit module's.
+    assert_eq!(job.budget(), Some(white.budget(30, &SearchParams::DEFAULT)));
+    h.finish(job.generation, &job.fen, "e2e4", None, 0);
+    h.send(&format!("position startpos moves e2e4\n{go}"));
+    let job = h.job();
+    let black = TimeLimit::Clock {
+        remaining_ms: 30_000,
+        increment_ms: 500,
+        moves_to_go: Some(20),
+    };
+    assert_eq!(job.limits.time, Some(black));
+    h.finish(job.generation, &job.fen, "e7e5", None, 0);
+    // `movestogo 0` is sudden death; `movetime` wins over the clocks and is used whole.
+    h.send("position startpos\ngo wtime 9000 btime 9000 movestogo 0");
+    let job = h.job();
+    assert!(matches!(
+        job.limits.time,
+        Some(TimeLimit::Clock {
+            remaining_ms: 9000,
+            increment_ms: 0,
+            moves_to_go: None
+        })
+    ));
+    h.finish(job.generation, &job.fen, "e2e4", None, 0);
+    h.send("go wtime 9000 btime 9000 movetime 2000");
+    let job = h.job();
+    assert_eq!(job.limits.time, Some(TimeLimit::MoveTime { ms: 2000 }));
+    assert_eq!(job.budget().unwrap().soft_ms, None);
+    h.finish(job.generation, &job.fen, "e2e4", None, 0);
+    // No clock, or an infinite search: no time limit.
+    h.send("go depth 2");
+    let job = h.job();
+    assert_eq!(job.limits.time, None);
+    h.finish(job.generation, &job.fen, "e2e4", None, 0);
+    h.send("go infinite wtime 9000 btime 9000\nstop");
+    let job = h.job();
+    assert!(job.limits.infinite && job.limits.time.is_none());
 }
 
 #[test]
