@@ -154,7 +154,7 @@ fn cli_evaluation(options: &cli::GlobalOptions) -> Evaluation {
 
 /// Exit status 0, or the error on stderr and 1.
 fn corpus(command: cli::CorpusCommand) -> Result<(), String> {
-    use ironwood::tools::corpus::{legacy, manifest};
+    use ironwood::tools::corpus::manifest;
     match command {
         cli::CorpusCommand::Add { dir, outputs } => {
             let added = manifest::add(&dir, &outputs)?;
@@ -175,10 +175,6 @@ fn corpus(command: cli::CorpusCommand) -> Result<(), String> {
         cli::CorpusCommand::Verify { dir } => println!("{}", manifest::verify(&dir)?),
         cli::CorpusCommand::Stats { paths, filter } => {
             print!("{}", manifest::stats(&paths, &filter)?)
-        }
-        cli::CorpusCommand::Convert { inputs, out } => {
-            let records = legacy::convert(&inputs, &out)?;
-            println!("{}: {records} positions converted", out.display());
         }
     }
     Ok(())

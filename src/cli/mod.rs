@@ -280,14 +280,6 @@ const CORPUS_STATS: Command = Command {
     shared: FILTER_FLAGS,
 };
 
-const CORPUS_CONVERT: Command = Command {
-    name: "corpus convert",
-    synopsis: "OLD... --out FILE",
-    help: "the old 32-byte data files as datagen output, for corpus add",
-    flags: &[&[Flag::new(&["--out"], Takes::Value("FILE"), "the new file")]],
-    shared: &[],
-};
-
 /// `--data` and `--out` for the fitting tools.
 const FIT_FILES: &[Flag] = &[
     Flag::new(
@@ -429,7 +421,7 @@ const TRAIN: Command = Command {
 };
 
 /// Every subcommand, in the order the usage text lists them.
-const COMMANDS: [&Command; 14] = [
+const COMMANDS: [&Command; 13] = [
     &PERFT,
     &PERFT_SUITE,
     &BENCH,
@@ -440,7 +432,6 @@ const COMMANDS: [&Command; 14] = [
     &CORPUS_ADD,
     &CORPUS_VERIFY,
     &CORPUS_STATS,
-    &CORPUS_CONVERT,
     &TUNE,
     &TRAIN,
     &Command {
@@ -568,7 +559,6 @@ pub enum CorpusCommand {
     Add { dir: PathBuf, outputs: Vec<PathBuf> },
     Verify { dir: PathBuf },
     Stats { paths: Vec<PathBuf>, filter: Filter },
-    Convert { inputs: Vec<PathBuf>, out: PathBuf },
 }
 
 /// `train`'s own arguments; `None` means the trainer's default.
@@ -904,15 +894,12 @@ fn corpus(args: &[String]) -> Result<Subcommand, CliError> {
         "add" => &CORPUS_ADD,
         "verify" => &CORPUS_VERIFY,
         "stats" => &CORPUS_STATS,
-        "convert" => &CORPUS_CONVERT,
         "" => {
-            return Err(CliError(
-                "corpus needs add, verify, stats or convert".to_string(),
-            ));
+            return Err(CliError("corpus needs add, verify or stats".to_string()));
         }
         other => {
             return Err(CliError(format!(
-                "unknown corpus command `{other}` (add, verify, stats or convert)"
+                "unknown corpus command `{other}` (add, verify or stats)"
             )));
         }
     };
@@ -930,18 +917,13 @@ fn corpus(args: &[String]) -> Result<Subcommand, CliError> {
             m.at_most(0)?;
             CorpusCommand::Verify { dir }
         }
-        "stats" => CorpusCommand::Stats {
+        _ => CorpusCommand::Stats {
             paths: if files.is_empty() {
                 vec![PathBuf::from(DEFAULT_CORPUS_DIR)]
             } else {
                 files
             },
             filter: filter(&m)?,
-        },
-        _ if files.is_empty() => return Err(needs_file()),
-        _ => CorpusCommand::Convert {
-            inputs: files,
-            out: PathBuf::from(m.required("--out", "FILE")?),
         },
     }))
 }
@@ -1263,13 +1245,6 @@ mod tests {
                 filter
             })
         );
-        assert_eq!(
-            command("corpus convert a.bin --out a.iwc"),
-            Subcommand::Corpus(CorpusCommand::Convert {
-                inputs: vec![PathBuf::from("a.bin")],
-                out: PathBuf::from("a.iwc")
-            })
-        );
         let Subcommand::Train(train) = command(
             "train --data corpus --out n.nnue --min-ply 16 --keep-check --keep-tactical --max-score 3000",
         ) else {
@@ -1463,8 +1438,7 @@ mod tests {
             "corpus verify --out x",
             "corpus stats --dir d",
             "corpus stats --min-ply x",
-            "corpus convert old.bin",
-            "corpus convert --out new.iwc",
+            "corpus convert old.bin --out new.iwc",
             "tune --data d.iwc --out w.rs --max-score",
             "tune",
             "tune --data d.bin",

@@ -2,11 +2,9 @@
 //! the reader chooses (minimum ply, not in check, not a capture or promotion played, a
 //! score bound). The defaults are the positions the old data files kept.
 
-use super::format::{CorpusError, GameRecord, GameResult, read_shard};
-use super::manifest::Manifest;
+use super::format::{GameRecord, GameResult};
 use crate::board::{Move, Position};
 use crate::search::score::MATE_BOUND;
-use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Filter {
@@ -95,40 +93,6 @@ pub struct TrainingPosition {
     pub result: GameResult,
     /// Plies played in the game before this position.
     pub ply: u16,
-}
-
-/// The shard files that `--data` arguments name: a shard file itself, or a corpus folder
-/// (every shard its manifest lists, in order).
-pub fn shard_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut shards = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let manifest = Manifest::load(path)?;
-            shards.extend(manifest.entries.iter().map(|e| path.join(&e.file)));
-        } else {
-            shards.push(path.clone());
-        }
-    }
-    Ok(shards)
-}
-
-/// Reads every game of the named shards (files or corpus folders), one shard at a time,
-/// and hands each game's kept positions to `each` (games with none kept are skipped).
-pub fn read_games(
-    paths: &[PathBuf],
-    filter: &Filter,
-    mut each: impl FnMut(Vec<TrainingPosition>),
-) -> Result<(), String> {
-    for shard in shard_paths(paths)? {
-        let games = read_shard(&shard).map_err(|e: CorpusError| e.to_string())?;
-        for game in &games.games {
-            let kept = filter.positions(game);
-            if !kept.is_empty() {
-                each(kept);
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

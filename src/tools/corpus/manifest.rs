@@ -3,10 +3,10 @@
 //! evaluation that played the games, nodes per move, seed, date). `add` packs datagen output
 //! into new shards, `verify` checks every shard against its line, `stats` counts.
 
-use super::filter::{Filter, shard_paths};
+use super::filter::{Filter, TrainingPosition};
 use super::format::{
     BLOCK_HEADER_SIZE, CorpusError, GameRecord, GameResult, Metadata, ShardWriter, blocks, crc32,
-    decode_block, encode_game, read_header,
+    decode_block, encode_game, read_header, read_shard,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -185,6 +185,40 @@ pub fn read_output(path: &Path) -> Result<(Metadata, Vec<GameRecord>, Option<Str
 pub struct Added {
     pub entries: Vec<Entry>,
     pub notes: Vec<String>,
+}
+
+/// The shard files that `--data` arguments name: a shard file itself, or a corpus folder
+/// (every shard its manifest lists, in order).
+pub fn shard_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut shards = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let manifest = Manifest::load(path)?;
+            shards.extend(manifest.entries.iter().map(|e| path.join(&e.file)));
+        } else {
+            shards.push(path.clone());
+        }
+    }
+    Ok(shards)
+}
+
+/// Reads every game of the named shards (files or corpus folders), one shard at a time,
+/// and hands each game's kept positions to `each` (games with none kept are skipped).
+pub fn read_games(
+    paths: &[PathBuf],
+    filter: &Filter,
+    mut each: impl FnMut(Vec<TrainingPosition>),
+) -> Result<(), String> {
+    for shard in shard_paths(paths)? {
+        let games = read_shard(&shard).map_err(|e: CorpusError| e.to_string())?;
+        for game in &games.games {
+            let kept = filter.positions(game);
+            if !kept.is_empty() {
+                each(kept);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Packs the games of datagen output files into new shards of the corpus in `dir` (each at

@@ -1,11 +1,9 @@
 //! The training corpus: the engine's own games, kept whole in append-only shards under
 //! `corpus/` with a manifest line each (`format` defines a shard, `filter` picks training
-//! positions from games, `manifest` adds, verifies and counts shards, `legacy` reads the old
-//! 32-byte position files for conversion).
+//! positions from games, `manifest` adds, verifies, counts and lists shards).
 
 pub mod filter;
 pub mod format;
-pub mod legacy;
 pub mod manifest;
 
 /// Today's date in UTC as `YYYY-MM-DD`.

@@ -8,7 +8,8 @@ pub mod network;
 
 use crate::board::Color;
 use crate::nnue::{self, Activation, HIDDEN, InputTransform, SCALE};
-use crate::tools::corpus::filter::{Filter, read_games};
+use crate::tools::corpus::filter::Filter;
+use crate::tools::corpus::manifest::read_games;
 use network::{FloatNetwork, Shape, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
