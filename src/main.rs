@@ -61,20 +61,24 @@ fn main() {
         Subcommand::Epd { file, ms } => {
             let hash_mb = options.hash_mb.unwrap_or(DEFAULT_HASH_MB);
             let threads = options.threads.unwrap_or(1);
-            report(epd::run(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
+            report(epd::solve_suite(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
         }
         Subcommand::Datagen(args) => {
             let config = args.config(&options, cli_evaluation(&options));
             eprintln!("datagen: seed {}", config.seed);
-            report(ironwood::tools::datagen::run(&config))
+            report(ironwood::tools::datagen::generate_games(&config))
         }
         Subcommand::Spsa(args) => {
             let config = args.config(&options, cli_evaluation(&options));
-            report(ironwood::tools::spsa::run(&config))
+            report(ironwood::tools::spsa::tune_constants(&config))
         }
         Subcommand::Corpus(command) => report(corpus(command)),
-        Subcommand::Tune(args) => report(ironwood::tools::tune::run(&args.config(&options))),
-        Subcommand::Train(args) => report(ironwood::tools::train::run(&args.config(&options))),
+        Subcommand::Tune(args) => {
+            report(ironwood::tools::tune::fit_weights(&args.config(&options)))
+        }
+        Subcommand::Train(args) => report(ironwood::tools::train::train_network(
+            &args.config(&options),
+        )),
     };
     std::process::exit(code);
 }
@@ -99,7 +103,7 @@ fn play(options: &cli::GlobalOptions) -> i32 {
         level: options.log_level,
         limits: log_limits,
     });
-    protocol::run(StartConfig {
+    protocol::serve(StartConfig {
         hash_mb: options.hash_mb.unwrap_or(DEFAULT_HASH_MB),
         threads: options.threads.unwrap_or(1),
         move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
@@ -118,7 +122,7 @@ fn play(options: &cli::GlobalOptions) -> i32 {
 }
 
 fn bench(options: &cli::GlobalOptions, depth: Option<u32>) -> i32 {
-    let r = bench::run(
+    let r = bench::search_positions(
         depth.unwrap_or(DEFAULT_BENCH_DEPTH),
         options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
         true,

@@ -44,7 +44,7 @@ pub struct StartConfig {
 }
 
 /// Speaks the chosen protocol on stdin/stdout until `quit` or the end of input.
-pub fn run(config: StartConfig) {
+pub fn serve(config: StartConfig) {
     let Some((mut engine, inbox)) = engine::start(&EngineConfig {
         hash_mb: config.hash_mb,
         threads: config.threads,

@@ -64,7 +64,7 @@ pub struct BenchResult {
 }
 
 /// Runs the bench; `verbose` prints one line per position before the summary.
-pub fn run(
+pub fn search_positions(
     depth: u32,
     hash_mb: usize,
     verbose: bool,

@@ -131,7 +131,12 @@ pub fn parse_line(line: &str) -> Result<Option<EpdCase>, EpdError> {
 }
 
 /// Runs the suite; returns (solved, total).
-pub fn run(path: &str, ms: u64, hash_mb: usize, threads: usize) -> Result<(usize, usize), String> {
+pub fn solve_suite(
+    path: &str,
+    ms: u64,
+    hash_mb: usize,
+    threads: usize,
+) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut searcher = Searcher::new(hash_mb, threads);
     let (mut solved, mut total) = (0, 0);

@@ -122,7 +122,7 @@ struct Shared<'a> {
     error: FirstError,
 }
 
-pub fn run(config: &DatagenConfig) -> Result<(), String> {
+pub fn generate_games(config: &DatagenConfig) -> Result<(), String> {
     let openings = match &config.openings {
         Some(path) => load_openings(path)?,
         None => Vec::new(),

@@ -120,7 +120,7 @@ struct Shared<'a> {
     error: FirstError,
 }
 
-pub fn run(config: &SpsaConfig) -> Result<(), String> {
+pub fn tune_constants(config: &SpsaConfig) -> Result<(), String> {
     let state = starting_state(config)?;
     let settings = state.settings.clone();
     let play = DatagenConfig {

@@ -402,7 +402,7 @@ fn write_network(net: &FloatNetwork, path: &Path) -> Result<(), String> {
 
 /// Trains, writing a checkpoint after every epoch and the epoch with the lowest validation
 /// loss (the last one without held-out games) to `config.out`.
-pub fn run(config: &TrainConfig) -> Result<(), String> {
+pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     let started = Instant::now();
     let data = load(
         &config.data,

@@ -368,7 +368,7 @@ fn rounded(params: &[f64]) -> (Weights, ScaleFactors) {
     (Weights::from_flat(&flat), ScaleFactors::from_array(scale))
 }
 
-pub fn run(config: &TuneConfig) -> Result<(), String> {
+pub fn fit_weights(config: &TuneConfig) -> Result<(), String> {
     let started = Instant::now();
     let (mut data, moved) = load(config)?;
     if data.samples.is_empty() {
