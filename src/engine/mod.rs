@@ -234,9 +234,28 @@ impl Engine {
         (random > 0).then_some(random as i32)
     }
 
-    /// The limits of a search whose move will be played: a Skill Level below 20 caps depth
-    /// and nodes, and any choice needs a few root lines to choose from.
-    fn playing_limits(&self, mut limits: SearchLimits) -> SearchLimits {
+    /// The one place a search's limits are made: the protocol's `limits` plus what the engine
+    /// keeps (the excluded root moves, Multi-PV, the move overhead, whether it ponders) and,
+    /// for a search whose move will be played, Skill Level's caps and the root lines a
+    /// choice needs.
+    fn search_limits(&self, kind: &SearchKind, limits: SearchLimits) -> SearchLimits {
+        let ponder = matches!(kind, SearchKind::Pondering { .. });
+        let mut limits = SearchLimits {
+            // `exclude` names moves of the board's position, not of the one pondered on.
+            excluded: if ponder {
+                Vec::new()
+            } else {
+                self.excluded.clone()
+            },
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+            ponder,
+            ..limits
+        };
+        // An infinite search is analysis, never played: full strength.
+        if limits.infinite {
+            return limits;
+        }
         if let Some(level) = self.skill_level() {
             let depth = strength::level_depth(level);
             let nodes = strength::level_nodes(level);
@@ -393,12 +412,6 @@ impl Engine {
     /// `limits` (depth and time).
     pub(crate) fn think(&mut self, limits: SearchLimits) {
         self.think_started = Instant::now();
-        let limits = self.playing_limits(SearchLimits {
-            infinite: false,
-            excluded: self.excluded.clone(),
-            multipv: self.options.multipv,
-            ..limits
-        });
         self.launch(
             SearchKind::Thinking,
             self.game.position().clone(),
@@ -421,11 +434,6 @@ impl Engine {
         if after.outcome().is_some() {
             return false;
         }
-        let limits = self.playing_limits(SearchLimits {
-            infinite: false,
-            multipv: self.options.multipv,
-            ..limits
-        });
         self.launch(
             SearchKind::Pondering { expected },
             after.position().clone(),
@@ -455,17 +463,14 @@ impl Engine {
             self.generation += 1;
             return;
         }
-        let limits = SearchLimits {
-            infinite: true,
-            excluded: self.excluded.clone(),
-            multipv: self.options.multipv,
-            ..SearchLimits::default()
-        };
         self.launch(
             SearchKind::Analyzing,
             self.game.position().clone(),
             self.game.history_keys(),
-            limits,
+            SearchLimits {
+                infinite: true,
+                ..SearchLimits::default()
+            },
         );
     }
 
@@ -484,35 +489,24 @@ impl Engine {
         } else {
             SearchKind::Thinking
         };
-        let limits = SearchLimits {
-            excluded: self.excluded.clone(),
-            multipv: self.options.multipv,
-            ..limits
-        };
-        // An infinite search is analysis, never played: full strength.
-        let limits = if limits.infinite {
-            limits
-        } else {
-            self.playing_limits(limits)
-        };
         self.launch(
             kind,
             self.game.position().clone(),
             self.game.history_keys(),
-            limits.clone(),
-        );
-        limits
+            limits,
+        )
     }
 
+    /// Starts a search of `kind` within the protocol's `limits`; returns the limits it runs
+    /// with.
     fn launch(
         &mut self,
         kind: SearchKind,
         position: Position,
         history: Vec<u64>,
-        mut limits: SearchLimits,
-    ) {
-        limits.ponder = matches!(kind, SearchKind::Pondering { .. });
-        limits.move_overhead_ms = self.options.move_overhead_ms;
+        limits: SearchLimits,
+    ) -> SearchLimits {
+        let limits = self.search_limits(&kind, limits);
         self.generation += 1;
         log::debug!(
             "search {} ({kind:?}): {}; {}",
@@ -525,10 +519,11 @@ impl Engine {
                 generation: self.generation,
                 position,
                 history,
-                limits,
+                limits: limits.clone(),
             },
             &self.options.search.params,
         );
+        limits
     }
 
     /// The report if it comes from the current search; a stale one is logged and dropped.
