@@ -73,12 +73,8 @@ fn main() {
             report(ironwood::tools::spsa::tune_constants(&config))
         }
         Subcommand::Corpus(command) => report(corpus(command)),
-        Subcommand::Tune(args) => {
-            report(ironwood::tools::tune::fit_weights(&args.config(&options)))
-        }
-        Subcommand::Train(args) => report(ironwood::tools::train::train_network(
-            &args.config(&options),
-        )),
+        Subcommand::Tune(config) => report(ironwood::tools::tune::fit_weights(&config)),
+        Subcommand::Train(config) => report(ironwood::tools::train::train_network(&config)),
     };
     std::process::exit(code);
 }

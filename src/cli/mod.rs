@@ -499,7 +499,7 @@ impl GlobalOptions {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Subcommand {
     Xboard,
     Help,
@@ -524,8 +524,8 @@ pub enum Subcommand {
     Datagen(DatagenArgs),
     Spsa(SpsaArgs),
     Corpus(CorpusCommand),
-    Tune(TuneArgs),
-    Train(TrainArgs),
+    Tune(crate::tools::tune::TuneConfig),
+    Train(crate::tools::train::TrainConfig),
 }
 
 /// `datagen`'s own arguments; `None` means the default.
@@ -561,52 +561,7 @@ pub enum CorpusCommand {
     Stats { paths: Vec<PathBuf>, filter: Filter },
 }
 
-/// `train`'s own arguments; `None` means the trainer's default.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TrainArgs {
-    pub data: Vec<PathBuf>,
-    pub filter: Filter,
-    pub out: PathBuf,
-    pub epochs: Option<usize>,
-    pub batch: Option<usize>,
-    pub learning_rate: Option<f64>,
-    pub lr_step: Option<usize>,
-    pub lr_gamma: Option<f64>,
-    pub lr_schedule: Option<crate::tools::train::LrSchedule>,
-    pub lr_end: Option<f64>,
-    pub output_buckets: Option<usize>,
-    pub activation: Option<crate::nnue::Activation>,
-    pub mirror_inputs: bool,
-    pub lambda: Option<f64>,
-    pub seed: u64,
-    pub holdout: Option<f64>,
-    pub flip_files: bool,
-}
-
-/// The numbers are checked to be finite when parsed, so equality is an equivalence.
-impl Eq for TrainArgs {}
-
-/// `tune`'s own arguments; `None` means the tuner's default.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TuneArgs {
-    pub data: Vec<PathBuf>,
-    pub filter: Filter,
-    pub out: PathBuf,
-    pub epochs: Option<usize>,
-    pub batch: Option<usize>,
-    pub learning_rate: Option<f64>,
-    pub lambda: Option<f64>,
-    pub seed: u64,
-    pub holdout: f64,
-    pub l2: f64,
-    pub resolve: bool,
-    pub min_positions: usize,
-}
-
-/// The numbers are checked to be finite when parsed, so equality is an equivalence.
-impl Eq for TuneArgs {}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cli {
     pub options: GlobalOptions,
     pub command: Subcommand,
@@ -742,11 +697,11 @@ pub fn parse(args: &[String]) -> Result<Cli, CliError> {
         }
         i += 1;
     }
-    let command = subcommand(&rest)?;
+    let command = subcommand(&rest, &options)?;
     Ok(Cli { options, command })
 }
 
-fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
+fn subcommand(rest: &[String], options: &GlobalOptions) -> Result<Subcommand, CliError> {
     let Some(first) = rest.first() else {
         return Ok(Subcommand::Xboard);
     };
@@ -782,8 +737,8 @@ fn subcommand(rest: &[String]) -> Result<Subcommand, CliError> {
         "datagen" => datagen(args),
         "spsa" => spsa(args),
         "corpus" => corpus(args),
-        "tune" => tune(args),
-        "train" => train(args),
+        "tune" => tune(args, options),
+        "train" => train(args, options),
         other if is_option(other) => Err(CliError(format!("unknown option `{other}`"))),
         other => Err(CliError(format!("unknown subcommand `{other}`"))),
     }
@@ -937,17 +892,24 @@ fn fit_files(m: &Matches) -> Result<(Vec<PathBuf>, PathBuf), CliError> {
     Ok((data, PathBuf::from(m.required("--out", "FILE")?)))
 }
 
-fn tune(args: &[String]) -> Result<Subcommand, CliError> {
+fn tune(args: &[String], options: &GlobalOptions) -> Result<Subcommand, CliError> {
+    use crate::tools::tune;
     let m = Matches::parse(&TUNE, args)?;
     let (data, out) = fit_files(&m)?;
-    Ok(Subcommand::Tune(TuneArgs {
+    Ok(Subcommand::Tune(tune::TuneConfig {
         data,
         out,
         filter: filter(&m)?,
-        epochs: m.get("--epochs", number)?,
-        batch: m.get("--batch", |n, v| positive(n, v).map(|b| b as usize))?,
-        learning_rate: m.get("--lr", |n, v| nonnegative(n, v, false))?,
-        lambda: m.get("--lambda", |n, v| fraction(n, v, true))?,
+        epochs: m.get("--epochs", number)?.unwrap_or(tune::DEFAULT_EPOCHS),
+        batch: m
+            .get("--batch", |n, v| positive(n, v).map(|b| b as usize))?
+            .unwrap_or(tune::DEFAULT_BATCH),
+        learning_rate: m
+            .get("--lr", |n, v| nonnegative(n, v, false))?
+            .unwrap_or(tune::DEFAULT_LEARNING_RATE),
+        lambda: m
+            .get("--lambda", |n, v| fraction(n, v, true))?
+            .unwrap_or(tune::DEFAULT_LAMBDA),
         seed: m.get("--seed", number)?.unwrap_or(0),
         holdout: m
             .get("--holdout", |n, v| fraction(n, v, false))?
@@ -957,49 +919,75 @@ fn tune(args: &[String]) -> Result<Subcommand, CliError> {
             .unwrap_or(0.0),
         resolve: m.switch("--resolve"),
         min_positions: m.get("--min-positions", number)?.unwrap_or(0),
+        threads: options.threads_or_all_cores(),
     }))
 }
 
-fn train(args: &[String]) -> Result<Subcommand, CliError> {
+fn train(args: &[String], options: &GlobalOptions) -> Result<Subcommand, CliError> {
+    use crate::nnue::{Activation, InputTransform};
+    use crate::tools::train::{self, LrSchedule};
     let m = Matches::parse(&TRAIN, args)?;
     let (data, out) = fit_files(&m)?;
-    Ok(Subcommand::Train(TrainArgs {
+    Ok(Subcommand::Train(train::TrainConfig {
         data,
         out,
         filter: filter(&m)?,
-        epochs: m.get("--epochs", number)?,
-        batch: m.get("--batch", |n, v| positive(n, v).map(|b| b as usize))?,
-        learning_rate: m.get("--lr", |n, v| nonnegative(n, v, false))?,
-        lr_step: m.get("--lr-step", |n, v| positive(n, v).map(|s| s as usize))?,
-        lr_gamma: m.get("--lr-gamma", |n, v| fraction(n, v, true))?,
-        lr_schedule: m.get("--lr-schedule", |n, v| {
-            use crate::tools::train::LrSchedule;
-            choice(
-                n,
-                v,
-                &[("step", LrSchedule::Step), ("cosine", LrSchedule::Cosine)],
-            )
-        })?,
-        lr_end: m.get("--lr-end", |n, v| nonnegative(n, v, false))?,
-        output_buckets: m.get("--output-buckets", |n, v| {
-            choice(n, v, &[("1", 1), ("8", 8)])
-        })?,
-        activation: m.get("--activation", |n, v| {
-            use crate::nnue::Activation;
-            choice(
-                n,
-                v,
-                &[
-                    ("crelu", Activation::ClippedRelu),
-                    ("screlu", Activation::SquaredClippedRelu),
-                ],
-            )
-        })?,
-        mirror_inputs: m.switch("--mirror-inputs"),
-        lambda: m.get("--lambda", |n, v| fraction(n, v, true))?,
+        epochs: m.get("--epochs", number)?.unwrap_or(train::DEFAULT_EPOCHS),
+        batch: m
+            .get("--batch", |n, v| positive(n, v).map(|b| b as usize))?
+            .unwrap_or(train::DEFAULT_BATCH),
+        learning_rate: m
+            .get("--lr", |n, v| nonnegative(n, v, false))?
+            .unwrap_or(train::DEFAULT_LEARNING_RATE),
+        lr_step: m
+            .get("--lr-step", |n, v| positive(n, v).map(|s| s as usize))?
+            .unwrap_or(train::DEFAULT_LR_STEP),
+        lr_gamma: m
+            .get("--lr-gamma", |n, v| fraction(n, v, true))?
+            .unwrap_or(train::DEFAULT_LR_GAMMA),
+        lr_schedule: m
+            .get("--lr-schedule", |n, v| {
+                choice(
+                    n,
+                    v,
+                    &[("step", LrSchedule::Step), ("cosine", LrSchedule::Cosine)],
+                )
+            })?
+            .unwrap_or(LrSchedule::Step),
+        lr_end: m
+            .get("--lr-end", |n, v| nonnegative(n, v, false))?
+            .unwrap_or(train::DEFAULT_LR_END),
+        output_buckets: m
+            .get("--output-buckets", |n, v| {
+                choice(n, v, &[("1", 1), ("8", 8)])
+            })?
+            .unwrap_or(1),
+        activation: m
+            .get("--activation", |n, v| {
+                choice(
+                    n,
+                    v,
+                    &[
+                        ("crelu", Activation::ClippedRelu),
+                        ("screlu", Activation::SquaredClippedRelu),
+                    ],
+                )
+            })?
+            .unwrap_or(Activation::ClippedRelu),
+        input_transform: if m.switch("--mirror-inputs") {
+            InputTransform::MirroredByKingFile
+        } else {
+            InputTransform::Plain
+        },
+        lambda: m
+            .get("--lambda", |n, v| fraction(n, v, true))?
+            .unwrap_or(train::DEFAULT_LAMBDA),
         seed: m.get("--seed", number)?.unwrap_or(0),
-        holdout: m.get("--holdout", |n, v| fraction(n, v, false))?,
+        holdout: m
+            .get("--holdout", |n, v| fraction(n, v, false))?
+            .unwrap_or(train::DEFAULT_HOLDOUT),
         flip_files: m.switch("--flip-files"),
+        threads: options.threads_or_all_cores(),
     }))
 }
 
@@ -1052,59 +1040,6 @@ impl SpsaArgs {
                 .hash_mb
                 .unwrap_or(crate::tools::datagen::DEFAULT_HASH_MB),
             evaluation,
-        }
-    }
-}
-
-impl TuneArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::tools::tune::TuneConfig {
-        use crate::tools::tune;
-        tune::TuneConfig {
-            data: self.data,
-            filter: self.filter,
-            out: self.out,
-            epochs: self.epochs.unwrap_or(tune::DEFAULT_EPOCHS),
-            batch: self.batch.unwrap_or(tune::DEFAULT_BATCH),
-            learning_rate: self.learning_rate.unwrap_or(tune::DEFAULT_LEARNING_RATE),
-            lambda: self.lambda.unwrap_or(tune::DEFAULT_LAMBDA),
-            seed: self.seed,
-            holdout: self.holdout,
-            l2: self.l2,
-            resolve: self.resolve,
-            min_positions: self.min_positions,
-            threads: options.threads_or_all_cores(),
-        }
-    }
-}
-
-impl TrainArgs {
-    pub fn config(self, options: &GlobalOptions) -> crate::tools::train::TrainConfig {
-        use crate::tools::train;
-        train::TrainConfig {
-            data: self.data,
-            filter: self.filter,
-            out: self.out,
-            epochs: self.epochs.unwrap_or(train::DEFAULT_EPOCHS),
-            batch: self.batch.unwrap_or(train::DEFAULT_BATCH),
-            learning_rate: self.learning_rate.unwrap_or(train::DEFAULT_LEARNING_RATE),
-            lr_step: self.lr_step.unwrap_or(train::DEFAULT_LR_STEP),
-            lr_gamma: self.lr_gamma.unwrap_or(train::DEFAULT_LR_GAMMA),
-            lr_schedule: self.lr_schedule.unwrap_or(train::LrSchedule::Step),
-            lr_end: self.lr_end.unwrap_or(train::DEFAULT_LR_END),
-            output_buckets: self.output_buckets.unwrap_or(1),
-            activation: self
-                .activation
-                .unwrap_or(crate::nnue::Activation::ClippedRelu),
-            input_transform: if self.mirror_inputs {
-                crate::nnue::InputTransform::MirroredByKingFile
-            } else {
-                crate::nnue::InputTransform::Plain
-            },
-            lambda: self.lambda.unwrap_or(train::DEFAULT_LAMBDA),
-            seed: self.seed,
-            holdout: self.holdout.unwrap_or(train::DEFAULT_HOLDOUT),
-            flip_files: self.flip_files,
-            threads: options.threads_or_all_cores(),
         }
     }
 }
@@ -1259,7 +1194,12 @@ mod tests {
                 train.lr_schedule,
                 train.lr_end
             ),
-            (None, None, None, None)
+            (
+                1,
+                crate::nnue::Activation::ClippedRelu,
+                crate::tools::train::LrSchedule::Step,
+                crate::tools::train::DEFAULT_LR_END
+            )
         );
         let Subcommand::Train(train) = command(
             "train --data corpus --out n.nnue --output-buckets 8 --activation screlu \
@@ -1267,29 +1207,20 @@ mod tests {
         ) else {
             panic!("not train");
         };
-        assert_eq!(train.output_buckets, Some(8));
+        assert_eq!(train.output_buckets, 8);
         assert_eq!(
             train.activation,
-            Some(crate::nnue::Activation::SquaredClippedRelu)
+            crate::nnue::Activation::SquaredClippedRelu
         );
-        assert_eq!(
-            train.lr_schedule,
-            Some(crate::tools::train::LrSchedule::Cosine)
-        );
-        assert_eq!(train.lr_end, Some(0.00001));
-        assert!(!train.mirror_inputs);
-        let options = GlobalOptions::default();
-        assert_eq!(
-            train.clone().config(&options).input_transform,
-            crate::nnue::InputTransform::Plain
-        );
+        assert_eq!(train.lr_schedule, crate::tools::train::LrSchedule::Cosine);
+        assert_eq!(train.lr_end, 0.00001);
+        assert_eq!(train.input_transform, crate::nnue::InputTransform::Plain);
         let Subcommand::Train(train) =
             command("train --data corpus --out n.nnue --mirror-inputs --flip-files")
         else {
             panic!("not train");
         };
-        assert!(train.mirror_inputs && train.flip_files);
-        let config = train.config(&options);
+        let config = train;
         assert_eq!(
             config.input_transform,
             crate::nnue::InputTransform::MirroredByKingFile
@@ -1360,13 +1291,23 @@ mod tests {
             })
         );
         assert_eq!(
-            command("tune --data a.bin --data=b.bin --out w.rs --epochs 3 --lambda 0.25"),
-            Subcommand::Tune(TuneArgs {
+            command(
+                "--threads 2 tune --data a.bin --data=b.bin --out w.rs --epochs 3 --lambda 0.25"
+            ),
+            Subcommand::Tune(crate::tools::tune::TuneConfig {
                 data: vec![PathBuf::from("a.bin"), PathBuf::from("b.bin")],
+                filter: Filter::default(),
                 out: PathBuf::from("w.rs"),
-                epochs: Some(3),
-                lambda: Some(0.25),
-                ..TuneArgs::default()
+                epochs: 3,
+                batch: crate::tools::tune::DEFAULT_BATCH,
+                learning_rate: crate::tools::tune::DEFAULT_LEARNING_RATE,
+                lambda: 0.25,
+                seed: 0,
+                threads: 2,
+                holdout: 0.0,
+                l2: 0.0,
+                resolve: false,
+                min_positions: 0,
             })
         );
         assert_eq!(
