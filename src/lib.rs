@@ -8,26 +8,28 @@ pub const BUILD_COMMIT: &str = env!("IRONWOOD_COMMIT");
 
 // Exported: the integration tests play positions, perft and games through it.
 pub mod board;
-// Exported: main.rs parses its arguments with it; the tests check its limits.
+// Exported: main.rs hands it the arguments; the tests check its limits.
 pub mod cli;
-// The protocol-free core: only the protocols (and cli, for defaults it re-exports) use it.
+// The protocol-free core: only the protocols and cli (the start-up settings, the bounds) use it.
 pub(crate) mod engine;
 // Used inside the crate only (the network's classical fallback, the tuner), but exported:
 // the tuner's view of it (`EvalTrace::evaluate`, the layout's end) is read only by tests, and
 // in a crate-private module those would be dead code.
 pub mod eval;
-// Exported: main.rs starts the log before anything else.
+// Exported: the log's settings are part of cli's public `GlobalOptions`.
 pub mod logging;
-// Exported: main.rs loads `--eval-file`; the tests compare the SIMD paths and the trainer's
-// networks.
+// Exported: the tests compare the SIMD paths and the trainer's networks.
 pub mod nnue;
-// Exported: main.rs runs a session; the tests read XBoard's result lines.
+// Exported: `--protocol`'s value is part of cli's public `GlobalOptions`; the tests read
+// XBoard's result lines.
 pub mod protocol;
-// Exported: main.rs picks `--driver`; the tests run searches directly.
+// Exported: `--driver`'s value is part of cli's public `GlobalOptions`; the tests run searches
+// directly.
 pub mod search;
-// Exported: main.rs ignores SIGINT and asks whether stdin is a terminal.
-pub mod sys;
-// Exported: main.rs runs the subcommands; the tests drive datagen, tune, train and the corpus.
+// The process's few OS calls, for cli (SIGINT, is stdin a terminal) and engine::limits
+// (available memory).
+pub(crate) mod sys;
+// Exported: the tests drive datagen, tune, train and the corpus.
 pub mod tools;
 
 /// The version that `--version`, UCI `id name`, XBoard `myname` and every log header show:

@@ -1,27 +1,28 @@
 //! The command line: global options anywhere, then at most one subcommand with its own
 //! arguments. Every flag is declared once in the tables below (`flags.rs` renders the usage
 //! text from them and parses by them); each tool's configuration is built from its parsed
-//! arguments here. Never panics; every mistake is a `CliError` (exit status 2).
+//! arguments here (`run.rs` starts what they ask for). Never panics; every mistake is a
+//! `CliError` (exit status 2).
 
 pub mod flags;
+mod run;
+
+pub use run::run_command_line;
 
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::tools::corpus::filter::Filter;
-// What main.rs takes from the engine core, which the crate does not export.
-pub use crate::engine::limits::{
-    DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, cap_hash_mb,
-};
 use crate::engine::limits::{
-    DEFAULT_DATAGEN_NODES, DEFAULT_EPD_MS, MAX_CLI_DEPTH, MAX_CLOCK_MS, MAX_HASH_MB,
-    MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
+    DEFAULT_DATAGEN_NODES, DEFAULT_EPD_MS, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
+    MAX_CLI_DEPTH, MAX_CLOCK_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
 };
 use crate::logging::{
-    DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, MAX_LOG_MB, MB, MIN_FILE_BYTES,
+    DEFAULT_FILE_MB, DEFAULT_KEEP_MB, LOG_LEVEL_NAMES, LogLevel, LogLimits, LogSettings,
+    MAX_LOG_MB, MB, MIN_FILE_BYTES,
 };
 use crate::protocol::Protocol;
 use crate::search::SearchDriver;
+use crate::tools::corpus::filter::Filter;
 use flags::{
     Command, Flag, Matches, Shown, Takes, bounded, fraction, is_option, nonnegative, number,
     positive, split_option,
@@ -496,6 +497,19 @@ impl GlobalOptions {
     pub fn threads_or_all_cores(&self) -> usize {
         self.threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The log's folder, level and size limits (defaults where no flag gave them).
+    pub fn log_settings(&self) -> LogSettings {
+        let defaults = LogLimits::default();
+        LogSettings {
+            dir: self.log_dir.clone(),
+            level: self.log_level,
+            limits: LogLimits {
+                file_bytes: self.log_max_bytes.unwrap_or(defaults.file_bytes),
+                keep_bytes: self.log_keep_bytes.unwrap_or(defaults.keep_bytes),
+            },
+        }
     }
 }
 

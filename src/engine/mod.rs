@@ -43,15 +43,6 @@ pub(crate) enum Flow {
     Quit,
 }
 
-/// Settings fixed at start-up (command line).
-#[derive(Clone, Debug)]
-pub(crate) struct EngineConfig {
-    pub(crate) hash_mb: usize,
-    pub(crate) threads: usize,
-    pub(crate) move_overhead_ms: u64,
-    pub(crate) log_limits: crate::logging::LogLimits,
-}
-
 /// What a running search is for (its Debug form names searches in the log, where the
 /// real-client tests count `(Pondering {`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +96,7 @@ pub(crate) struct Engine {
 
 /// Starts the two threads a session listens to, both sending into one channel: the reader
 /// of stdin and the search worker. Returns the core and the channel's receiving end.
-pub(crate) fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> {
+pub(crate) fn start(options: EngineOptions) -> Option<(Engine, Receiver<Event>)> {
     let (events, inbox) = channel::<Event>();
     let reader_events = events.clone();
     let spawned = std::thread::Builder::new()
@@ -115,18 +106,18 @@ pub(crate) fn start(config: &EngineConfig) -> Option<(Engine, Receiver<Event>)> 
         log::error!("cannot start the input thread: {e}");
         return None;
     }
-    let searcher = Searcher::new(config.hash_mb.max(1), config.threads.max(1));
+    let options = EngineOptions {
+        hash_mb: options.hash_mb.max(1),
+        threads: options.threads.max(1),
+        ..options
+    };
+    let searcher = Searcher::new(options.hash_mb, options.threads);
     let worker = SearchWorker::spawn(searcher, move |report| {
         let _ = events.send(Event::Search(report));
     });
-    let options = EngineOptions {
-        hash_mb: config.hash_mb.max(1),
-        threads: config.threads.max(1),
-        move_overhead_ms: config.move_overhead_ms,
-        log_limits: config.log_limits,
-        ..EngineOptions::default()
-    };
-    Some((Engine::new(worker, options), inbox))
+    let mut engine = Engine::new(worker, options);
+    engine.apply_search_features();
+    Some((engine, inbox))
 }
 
 /// The input thread: only reads lines (invalid UTF-8 is replaced, not fatal) and forwards

@@ -4,7 +4,8 @@
 
 use std::sync::mpsc::Receiver;
 
-use crate::engine::{self, EngineConfig, Event, Flow};
+use crate::engine::options::EngineOptions;
+use crate::engine::{self, Event, Flow};
 use crate::protocol::output::Output;
 
 #[cfg(test)]
@@ -21,58 +22,18 @@ pub enum Protocol {
     Uci,
 }
 
-/// Settings fixed at start-up (command line).
-#[derive(Clone, Debug)]
-pub struct StartConfig {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead_ms: u64,
-    /// Said once to the GUI after its handshake (e.g. the log folder is not writable).
-    pub startup_warning: Option<String>,
-    /// The log's size limits, shown and changed as options.
-    pub log_limits: crate::logging::LogLimits,
-    /// `--protocol`; `None` lets the first command decide.
-    pub protocol: Option<Protocol>,
-    /// `--evaluation classical`.
-    pub classical: bool,
-    /// `--eval-file`: a network to load instead of the embedded one.
-    pub eval_file: Option<String>,
-    /// `--driver`; `None` keeps the default.
-    pub driver: Option<crate::search::SearchDriver>,
-    /// `--tunables`: announce the search's constants with the other options.
-    pub tunables: bool,
-}
-
-/// Speaks the chosen protocol on stdin/stdout until `quit` or the end of input.
-pub fn serve(config: StartConfig) {
-    let Some((mut engine, inbox)) = engine::start(&EngineConfig {
-        hash_mb: config.hash_mb,
-        threads: config.threads,
-        move_overhead_ms: config.move_overhead_ms,
-        log_limits: config.log_limits,
-    }) else {
+/// Speaks `protocol` (`None`: the one the first command chooses) on stdin/stdout with the
+/// start-up `options` until `quit` or the end of input; `startup_warning` is said once to the
+/// GUI after its handshake.
+pub(crate) fn serve(
+    options: EngineOptions,
+    protocol: Option<Protocol>,
+    startup_warning: Option<String>,
+) {
+    let Some((engine, inbox)) = engine::start(options) else {
         return;
     };
-    let mut startup_warning = config.startup_warning;
-    if let Some(file) = &config.eval_file
-        && let Err(e) = engine.options.set_eval_file(file)
-    {
-        log::warn!("--eval-file {e}");
-        let note = format!("--eval-file {e}");
-        startup_warning = Some(match startup_warning {
-            Some(earlier) => format!("{earlier}; {note}"),
-            None => note,
-        });
-    }
-    if config.classical {
-        engine.options.set_evaluation("Classical", false);
-    }
-    if let Some(driver) = config.driver {
-        engine.options.search.driver = driver;
-    }
-    engine.options.announce_tunables = config.tunables;
-    engine.apply_search_features();
-    let (protocol, early) = match config.protocol {
+    let (protocol, early) = match protocol {
         Some(protocol) => (protocol, Vec::new()),
         None => choose(&inbox),
     };
