@@ -77,8 +77,8 @@ pub(crate) struct ChosenMove {
 pub(crate) struct Engine {
     worker: SearchWorker,
     game: Game,
-    pub(crate) options: EngineOptions,
-    pub(crate) policy: DrawResignPolicy,
+    options: EngineOptions,
+    policy: DrawResignPolicy,
     /// The generation of the search whose reports count; bumped whenever a search is
     /// abandoned or replaced.
     generation: u64,
@@ -89,7 +89,7 @@ pub(crate) struct Engine {
     /// The expected reply after our last move: (key of the position it applies to, move).
     hint: Option<(u64, Move)>,
     /// XBoard `random`: choose among near-best moves (a toggle, off after `new`).
-    pub(crate) random: bool,
+    random: bool,
     /// This game's source for `random` and Skill Level choices.
     rng: StdRng,
 }
@@ -167,6 +167,16 @@ impl Engine {
 
     pub(crate) fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The settings in force; they change only through `set_option` and the setters below.
+    pub(crate) fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The draw and resign bookkeeping of this game.
+    pub(crate) fn policy(&self) -> &DrawResignPolicy {
+        &self.policy
     }
 
     pub(crate) fn position(&self) -> &Position {
@@ -352,12 +362,58 @@ impl Engine {
     }
 
     /// Hands `options.search` to the search thread.
-    pub(crate) fn apply_search_features(&mut self) {
+    fn apply_search_features(&mut self) {
         self.worker.set_features(self.options.search);
     }
 
+    /// The one door for an option by name: `set` (a protocol's reading of its value) changes
+    /// the settings and answers what the change needs, which is then carried out; on an error
+    /// nothing changed.
+    pub(crate) fn set_option<E>(
+        &mut self,
+        name: &str,
+        set: impl FnOnce(&mut EngineOptions) -> Result<OptionEffect, E>,
+    ) -> Result<(), E> {
+        let effect = set(&mut self.options)?;
+        self.apply_option(name, effect);
+        Ok(())
+    }
+
+    /// XBoard `hard` and `easy`: think on the opponent's time or not.
+    pub(crate) fn set_ponder(&mut self, on: bool) {
+        self.options.ponder = on;
+    }
+
+    /// XBoard's variant (`fischerandom` or `normal`; `new` goes back to normal).
+    pub(crate) fn set_chess960(&mut self, on: bool) {
+        self.options.chess960 = on;
+    }
+
+    /// XBoard `random`: a toggle; returns the new state.
+    pub(crate) fn toggle_random(&mut self) -> bool {
+        self.random = !self.random;
+        self.random
+    }
+
+    /// XBoard `computer`: the opponent is a program (draw offers then follow its rules).
+    pub(crate) fn set_opponent_is_computer(&mut self) {
+        self.policy.opponent_is_computer = true;
+    }
+
+    /// Records the own finished search's `score` with the policy; true if the engine resigns
+    /// (the `Resign` and `Resign Threshold` options decide).
+    pub(crate) fn record_search(&mut self, score: Option<i32>) -> bool {
+        let (resign, threshold) = (self.options.resign, self.options.resign_threshold);
+        self.policy.record_search(score, resign, threshold)
+    }
+
+    /// A draw offer was sent at the current ply.
+    pub(crate) fn offered_draw(&mut self) {
+        self.policy.offered_draw(self.game.ply());
+    }
+
     /// Carries out what an option's new value asks for (the value is in `options` already).
-    pub(crate) fn apply_option(&mut self, name: &str, effect: OptionEffect) {
+    fn apply_option(&mut self, name: &str, effect: OptionEffect) {
         log::info!("option {name} set");
         match effect {
             OptionEffect::Nothing => {}

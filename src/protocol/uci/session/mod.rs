@@ -196,7 +196,7 @@ impl Session {
         self.out
             .line(&format!("id name Ironwood {}", crate::version()));
         self.out.line("id author the Ironwood developers");
-        for line in options::announcements(&self.engine.options) {
+        for line in options::announcements(self.engine.options()) {
             self.out.line(&line);
         }
         self.out.line("uciok");
@@ -206,9 +206,11 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match options::set(&mut self.engine.options, name, value) {
-            Ok(effect) => self.engine.apply_option(name, effect),
-            Err(error) => self.out.line(&error.reply()),
+        if let Err(error) = self
+            .engine
+            .set_option(name, |settings| options::set(settings, name, value))
+        {
+            self.out.line(&error.reply());
         }
     }
 
@@ -217,7 +219,7 @@ impl Session {
         let position = match start {
             StartPosition::StartPos => Position::startpos(),
             StartPosition::Fen(fen) => {
-                match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
+                match Position::from_fen_in(fen, self.engine.options().castling_mode()) {
                     Ok(position) => position,
                     Err(error) => {
                         self.error("bad FEN, position unchanged", &format!("{fen}: {error}"));
@@ -433,7 +435,7 @@ impl Session {
 
     /// Castling as UCI writes it: king takes own rook under `UCI_Chess960`.
     fn notation(&self) -> CastlingNotation {
-        if self.engine.options.chess960 {
+        if self.engine.options().chess960 {
             CastlingNotation::KingTakesRook
         } else {
             CastlingNotation::Standard

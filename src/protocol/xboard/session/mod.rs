@@ -188,7 +188,7 @@ impl Session {
             Command::Edit => self.start_edit(),
             Command::Undo => self.take_back(1),
             Command::Remove => self.take_back(2),
-            Command::Hard => self.engine.options.ponder = true,
+            Command::Hard => self.engine.set_ponder(true),
             Command::Easy => self.easy(),
             Command::Analyze => self.analyze(),
             Command::Exit => self.exit_analysis(),
@@ -234,8 +234,8 @@ impl Session {
             Command::Accepted(feature) => log::debug!("feature accepted: {feature}"),
             Command::Rejected(feature) => log::info!("feature rejected: {feature}"),
             Command::Random => {
-                self.engine.random = !self.engine.random;
-                log::debug!("random is now {}", self.engine.random);
+                let random = self.engine.toggle_random();
+                log::debug!("random is now {random}");
             }
             Command::Name(name) => {
                 log::info!("opponent: {name}");
@@ -250,7 +250,7 @@ impl Session {
                 self.ics_host = (host != "-").then_some(host);
             }
             Command::Computer => {
-                self.engine.policy.opponent_is_computer = true;
+                self.engine.set_opponent_is_computer();
                 log::info!("the opponent is a computer");
             }
             Command::EgtPath { kind, path } => {
@@ -306,7 +306,7 @@ impl Session {
 
     /// Pondering off; a running ponder search stops.
     fn easy(&mut self) {
-        self.engine.options.ponder = false;
+        self.engine.set_ponder(false);
         if matches!(self.mode, Mode::Pondering { .. }) {
             self.abort_search();
         }
@@ -330,8 +330,8 @@ impl Session {
     /// position, castling as `O-O`/`O-O-O`); `new` goes back to normal.
     fn variant(&mut self, variant: &str) {
         match variant {
-            "normal" => self.engine.options.chess960 = false,
-            "fischerandom" => self.engine.options.chess960 = true,
+            "normal" => self.engine.set_chess960(false),
+            "fischerandom" => self.engine.set_chess960(true),
             _ => self
                 .out
                 .line(&Dialect::XBoard.error_reply("unsupported variant", variant)),
@@ -340,7 +340,7 @@ impl Session {
 
     /// How castling is written in this game.
     fn notation(&self) -> CastlingNotation {
-        if self.engine.options.chess960 {
+        if self.engine.options().chess960 {
             CastlingNotation::Words
         } else {
             CastlingNotation::Standard
@@ -348,9 +348,11 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match options::set(&mut self.engine.options, name, value) {
-            Ok(effect) => self.engine.apply_option(name, effect),
-            Err(error) => self.out.line(&printable(&error.reply())),
+        if let Err(error) = self
+            .engine
+            .set_option(name, |settings| options::set(settings, name, value))
+        {
+            self.out.line(&printable(&error.reply()));
         }
     }
 
@@ -367,7 +369,7 @@ impl Session {
             "feature myname=\"Ironwood {}\" variants=\"normal,fischerandom\"",
             crate::version()
         ));
-        for option in options::features(&self.engine.options) {
+        for option in options::features(self.engine.options()) {
             self.out.line(&format!("feature option=\"{option}\""));
         }
         self.out.line("feature done=1");
@@ -382,7 +384,7 @@ impl Session {
         self.clock.restart();
         self.depth_limit = None;
         self.nps = 0;
-        self.engine.options.chess960 = false;
+        self.engine.set_chess960(false);
         self.mode = Mode::Waiting;
         self.engine_color = Color::Black;
         self.paused = false;
@@ -397,7 +399,7 @@ impl Session {
             "go: playing {:?} against {} (computer: {}, ratings {:?}, {})",
             self.engine.game().side_to_move(),
             self.opponent_name.as_deref().unwrap_or("?"),
-            self.engine.policy.opponent_is_computer,
+            self.engine.policy().opponent_is_computer,
             self.ratings,
             self.ics_host
                 .as_deref()
@@ -435,7 +437,7 @@ impl Session {
     }
 
     fn set_board(&mut self, fen: &str) {
-        match Position::from_fen_in(fen, self.engine.options.castling_mode()) {
+        match Position::from_fen_in(fen, self.engine.options().castling_mode()) {
             Ok(pos) => {
                 self.abort_search();
                 self.adopt_position(pos);
@@ -620,8 +622,8 @@ impl Session {
         } else if self.mode != Mode::Observing
             && self
                 .engine
-                .policy
-                .accepts_draw(self.engine.policy.last_score(), self.engine.game())
+                .policy()
+                .accepts_draw(self.engine.policy().last_score(), self.engine.game())
         {
             self.out.line("offer draw");
         }
@@ -765,13 +767,7 @@ impl Session {
             self.thinking_line(&line, None);
         }
         self.mode = Mode::Waiting;
-        let options = &self.engine.options;
-        let (resign, threshold) = (options.resign, options.resign_threshold);
-        if self
-            .engine
-            .policy
-            .record_search(chosen.score, resign, threshold)
-        {
+        if self.engine.record_search(chosen.score) {
             if let Some(score) = chosen.score {
                 log::info!("resigning at score {score}");
             }
@@ -784,16 +780,15 @@ impl Session {
         if std::mem::take(&mut self.draw_offer_pending)
             && self
                 .engine
-                .policy
+                .policy()
                 .accepts_draw(chosen.score, self.engine.game())
         {
             self.out.line("offer draw");
             offered = true;
         }
-        if !offered && self.engine.policy.wants_to_offer_draw(self.engine.game()) {
+        if !offered && self.engine.policy().wants_to_offer_draw(self.engine.game()) {
             self.out.line("offer draw");
-            let ply = self.engine.game().ply();
-            self.engine.policy.offered_draw(ply);
+            self.engine.offered_draw();
             offered = true;
         }
 
@@ -812,7 +807,7 @@ impl Session {
             self.out.line(result_line(result));
             return;
         }
-        if self.engine.options.ponder
+        if self.engine.options().ponder
             && self.nps == 0
             && let Some(reply) = chosen.ponder
         {
