@@ -4,7 +4,7 @@
 
 use super::attacks::{
     ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE, between, bishop_attacks, king_attacks,
-    knight_attacks, pawn_attacks, rook_attacks,
+    knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use super::bitboard::{Bitboard, DARK_SQUARES, LIGHT_SQUARES};
 use super::castling::CastlingRights;
@@ -175,6 +175,37 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers.any()
+    }
+
+    /// Whether legal move `m` checks the opponent: its piece from its target square, or a
+    /// slider of ours it uncovers (castling and en passant are made to see).
+    pub fn gives_check(&self, m: Move) -> bool {
+        if m.is_castle() || m.kind() == MoveKind::EnPassant {
+            return self.make_move(m).in_check();
+        }
+        let us = self.side;
+        let king = self.king_square(!us);
+        let (from, to) = (m.from(), m.to());
+        let occupied = (self.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let kind = m
+            .promotion()
+            .unwrap_or_else(|| self.mailbox[from.index()].map_or(PieceKind::Pawn, |p| p.kind));
+        let direct = match kind {
+            PieceKind::Pawn => pawn_attacks(us, to),
+            PieceKind::Knight => knight_attacks(to),
+            PieceKind::Bishop => bishop_attacks(to, occupied),
+            PieceKind::Rook => rook_attacks(to, occupied),
+            PieceKind::Queen => queen_attacks(to, occupied),
+            PieceKind::King => Bitboard::EMPTY,
+        };
+        if direct.contains(king) {
+            return true;
+        }
+        let ours = self.color(us) & !Bitboard::from_square(from);
+        let diagonal = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & ours;
+        let straight = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & ours;
+        (bishop_attacks(king, occupied) & diagonal).any()
+            || (rook_attacks(king, occupied) & straight).any()
     }
 
     /// Pieces of both colours attacking `sq`, given an occupancy.
@@ -407,7 +438,7 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{MoveList, legal_moves};
+    use crate::board::{CastlingMode, MoveList, legal_moves};
 
     #[test]
     fn halfmove_clock_saturates_instead_of_wrapping() {
@@ -418,5 +449,52 @@ mod tests {
         let quiet = moves.iter().copied().next().unwrap();
         assert_eq!(pos.make_move(quiet).halfmove_clock(), u16::MAX);
         assert_eq!(pos.make_null_move().halfmove_clock(), u16::MAX);
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        let suites = [
+            (
+                include_str!("../../tests/data/perft.epd"),
+                CastlingMode::Standard,
+            ),
+            (
+                include_str!("../../tests/data/perft960.epd"),
+                CastlingMode::Chess960,
+            ),
+        ];
+        let (mut moves, mut checks) = (0, 0);
+        for (line, mode) in suites
+            .iter()
+            .flat_map(|&(s, mode)| s.lines().map(move |l| (l, mode)))
+        {
+            let Some(fen) = line
+                .split(';')
+                .next()
+                .filter(|f| !f.trim().is_empty() && !f.starts_with('#'))
+            else {
+                continue;
+            };
+            let root = Position::from_fen_in(fen.trim(), mode).unwrap();
+            let mut first = MoveList::new();
+            legal_moves(&root, &mut first);
+            // The root and the positions a move later, for checks made from odd corners.
+            let positions =
+                std::iter::once(root.clone()).chain(first.iter().map(|&m| root.make_move(m)));
+            for pos in positions {
+                let mut list = MoveList::new();
+                legal_moves(&pos, &mut list);
+                for &m in list.iter() {
+                    let expected = pos.make_move(m).in_check();
+                    assert_eq!(pos.gives_check(m), expected, "{} {m}", pos.to_fen());
+                    moves += 1;
+                    checks += usize::from(expected);
+                }
+            }
+        }
+        assert!(
+            moves > 10_000 && checks > 500,
+            "{moves} moves, {checks} checks"
+        );
     }
 }

@@ -29,6 +29,8 @@ macro_rules! with_search_params {
                 "null move: one ply more reduction per this much eval above beta"),
             (NmpEvalCap, nmp_eval_cap, 3, 0, 6, 1.0,
                 "null move: the most plies the eval above beta adds"),
+            (NmpMinMoves, nmp_min_moves, 5, 0, 12, 1.0,
+                "null move: the fewest legal moves the side to move needs (zugzwang); 0 counts none"),
             (ProbCutMinDepth, probcut_min_depth, 5, 3, 10, 1.0,
                 "ProbCut: the shallowest node that tries it"),
             (ProbCutMargin, probcut_margin, 200, 50, 400, 15.0,

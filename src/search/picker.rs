@@ -3,7 +3,8 @@
 //! generation), captures winning or holding material by SEE (by victim, then attacker, moved
 //! by capture history), the killers and the counter move, quiet moves by butterfly and
 //! continuation histories, then losing captures and
-//! underpromotions. Quiescence: the TT move, then the captures that hold material by SEE.
+//! underpromotions. Quiescence: the TT move, then the captures that hold material by SEE (and,
+//! right after a null move, the quiet checks that keep their piece).
 
 use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
@@ -24,6 +25,8 @@ enum Stage {
     QuiescenceTtMove,
     QuiescenceGenerate,
     QuiescenceCaptures,
+    /// After a null move: the quiet moves that give check, so a mate threat is seen.
+    QuiescenceChecks,
     Done,
 }
 
@@ -51,6 +54,8 @@ pub struct MovePicker {
     end: usize,
     /// The moves handed out before the quiet stage, in order.
     handed: MoveList,
+    /// Quiescence also hands out quiet checks, after the captures.
+    checks: bool,
 }
 
 impl Default for MovePicker {
@@ -66,6 +71,7 @@ impl Default for MovePicker {
             next: 0,
             end: 0,
             handed: MoveList::new(),
+            checks: false,
         }
     }
 }
@@ -92,6 +98,13 @@ impl MovePicker {
     pub fn reset_quiescence(&mut self, tt_move: Move) {
         self.stage = Stage::QuiescenceTtMove;
         self.tt_move = tt_move;
+        self.checks = false;
+    }
+
+    /// As `reset_quiescence`, then the quiet moves that give check (not the TT move).
+    pub fn reset_quiescence_with_checks(&mut self, tt_move: Move) {
+        self.reset_quiescence(tt_move);
+        self.checks = true;
     }
 
     /// The next move, or `None` when every move has been handed out.
@@ -126,9 +139,20 @@ impl MovePicker {
                     }
                     self.stage = if self.stage == Stage::GoodCaptures {
                         Stage::FirstKiller
+                    } else if self.checks {
+                        self.generate_quiet_checks(pos);
+                        Stage::QuiescenceChecks
                     } else {
                         Stage::Done
                     };
+                }
+                Stage::QuiescenceChecks => {
+                    if self.next < self.end {
+                        let m = self.moves.get(self.next);
+                        self.next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
                 }
                 Stage::FirstKiller => {
                     self.stage = Stage::SecondKiller;
@@ -221,6 +245,27 @@ impl MovePicker {
         let picked = self.moves.get(self.next);
         self.next += 1;
         Some(picked)
+    }
+
+    /// Generates the quiet moves that give check without losing the checking piece (a piece
+    /// the king or another piece just takes does not mate), in generation order, leaving out
+    /// the TT move (handed out already if it was one of them).
+    #[inline(never)]
+    fn generate_quiet_checks(&mut self, pos: &Position) {
+        let mut all = MoveList::new();
+        legal_moves(pos, &mut all);
+        self.moves.clear();
+        for &m in all.iter() {
+            if !m.is_tactical()
+                && m != self.tt_move
+                && pos.gives_check(m)
+                && see_at_least(pos, m, 0)
+            {
+                self.moves.push(m);
+            }
+        }
+        self.next = 0;
+        self.end = self.moves.len();
     }
 
     /// A killer or counter move still to be tried: quiet, not the TT move, playable here.
@@ -432,5 +477,37 @@ mod tests {
                 assert_eq!(got, expected, "{}", pos.to_fen());
             }
         }
+    }
+
+    #[test]
+    fn quiescence_with_checks_adds_the_quiet_checks_that_keep_the_checker_after_the_captures() {
+        let tables = OrderingTables::default();
+        let mut with_checks = 0;
+        for pos in suite().iter().filter(|p| !p.in_check()) {
+            let moves = all_moves(pos);
+            for tt in [Move::NULL, moves[0]] {
+                let mut plain = MovePicker::default();
+                plain.reset_quiescence(tt);
+                let captures = drain(&mut plain, pos, &tables);
+                let mut picker = MovePicker::default();
+                picker.reset_quiescence_with_checks(tt);
+                let order = drain(&mut picker, pos, &tables);
+                assert_eq!(order[..captures.len()], captures[..], "{}", pos.to_fen());
+                let checks = &order[captures.len()..];
+                let expected: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        !m.is_tactical()
+                            && m != tt
+                            && pos.make_move(m).in_check()
+                            && see_at_least(pos, m, 0)
+                    })
+                    .collect();
+                assert_eq!(checks, &expected[..], "{}", pos.to_fen());
+                with_checks += usize::from(!checks.is_empty());
+            }
+        }
+        assert!(with_checks > 10, "{with_checks}");
     }
 }

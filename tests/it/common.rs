@@ -461,9 +461,10 @@ pub struct MateCase {
 }
 
 /// The depth a fixed-depth search gets for a mate in `moves`: the mate's own plies and room
-/// for the pruning that hides quiet key moves (with ProbCut and razoring on, mates.14's quiet
-/// a5, played a rook down, first shows as mate in 3 at depth 26-27). A proven mate ends
-/// deepening at once, so the mates found early cost nothing more.
+/// for the pruning that hides quiet key moves (mates.14's quiet a5, played a rook down,
+/// first showed as mate in 3 at depth 27 before the null move's quiet checks and `NmpMinMoves`,
+/// at 16-18 since: docs/search.md). A proven mate ends deepening at once, so the mates found
+/// early cost nothing more.
 pub fn mate_search_depth(moves: i32) -> u32 {
     (2 * moves + 22) as u32
 }

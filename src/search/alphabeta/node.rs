@@ -3,7 +3,7 @@
 //! child search it asked for. Between steps the node keeps everything in its `Node`, so the
 //! driver may recurse or loop.
 
-use crate::board::{Move, PieceKind, Position, is_playable};
+use crate::board::{Move, PieceKind, Position, count_legal_moves, is_playable};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::PieceTo;
 use crate::search::ordering::{piece_value, see_at_least};
@@ -518,7 +518,8 @@ impl ThreadSearch<'_> {
         self.null_move_pruning(node, pos)
     }
 
-    /// Step 6. Null-move pruning: if passing still fails high, a real move will too.
+    /// Step 6. Null-move pruning: if passing still fails high, a real move will too. The
+    /// quiescence right after the pass also tries quiet checks (see `enter_quiescence`).
     fn null_move_pruning(&mut self, node: &mut Node, pos: &Position) -> Step {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         let (eval, cut_node) = (node.eval, node.facts.cut_node);
@@ -533,6 +534,10 @@ impl ThreadSearch<'_> {
                 && pos.has_non_pawn_material(side)
                 && !is_mate_score(beta)
                 && !verifying
+                // With only a few moves, passing may be the best there is (zugzwang), and
+                // searching them all costs little.
+                && (params.nmp_min_moves == 0
+                    || count_legal_moves(pos) >= params.nmp_min_moves as usize)
             {
                 let reduction = params.nmp_base_reduction
                     + depth / params.nmp_depth_divisor
@@ -1274,6 +1279,10 @@ impl ThreadSearch<'_> {
             frame
                 .picker
                 .reset_main(tt_move, killers, Move::NULL, continuation);
+        } else if node.kind == ChildKind::NullMove {
+            // Straight after a pass: a mate threat is a quiet check, which plain quiescence
+            // would not see, and the null move would cut on it.
+            frame.picker.reset_quiescence_with_checks(tt_move);
         } else {
             frame.picker.reset_quiescence(tt_move);
         }
@@ -1288,7 +1297,7 @@ impl ThreadSearch<'_> {
         let (in_check, tt_move) = (node.facts.in_check, node.facts.tt_move);
         while let Some(m) = self.stack[ply].picker.next(pos, self.tables) {
             node.moves_seen += 1;
-            if !in_check {
+            if !in_check && m.is_tactical() {
                 // Q4. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
                     pos.piece_at(m.to())
@@ -1307,7 +1316,7 @@ impl ThreadSearch<'_> {
                     continue;
                 }
             }
-            // Q6. Search the capture (or evasion).
+            // Q6. Search the capture (or evasion, or check after a null move).
             let search = ChildSearch::new(
                 ChildKind::Quiescence,
                 0,

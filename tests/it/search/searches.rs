@@ -299,3 +299,42 @@ fn a_new_game_forgets_the_histories_learnt_in_the_last_one() {
     // What the first search learnt (table and histories) changed the second one.
     assert_ne!(carried.nodes, fresh.nodes);
 }
+
+/// The first depth at which a fresh one-thread search proves the mate in `moves` of `fen`, up
+/// to `mate_search_depth`; `null_move` switches the null move.
+fn first_mate_depth(fen: &str, moves: i32, null_move: bool) -> Option<u32> {
+    let pos = Position::from_fen(fen).unwrap();
+    (1..=mate_search_depth(moves)).find(|&depth| {
+        let mut searcher = Searcher::new(16, 1);
+        searcher.features.null_move = null_move;
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        };
+        mate_moves(run(&mut searcher, &pos, &[], &limits).score) == Some(moves)
+    })
+}
+
+#[test]
+fn a_null_move_does_not_hide_a_quiet_mate_threat_or_a_zugzwang() {
+    // mates.14 (the defender's only mobile piece is a bishop: passing beats every move), the
+    // same problem after 1.a5 Bxa5 (2.Nc5 threatens the quiet 3.Bb7#, which a null move
+    // answered by quiescence alone never saw), and mates.08 (zugzwang: Black's king and
+    // pieces are all but stalemated).
+    let cases = [
+        ("k1B5/2p5/NbN5/8/P2p4/P2p4/P1prp3/2RbK3 w - - 0 1", 3),
+        ("k1B5/2p5/N1N5/b7/3p4/P2p4/P1prp3/2RbK3 w - - 0 2", 2),
+        (
+            "n1N3br/2p1Bpkr/1pP2R1b/pP3Pp1/P5P1/1P1p4/p2P4/K7 w - - 0 1",
+            2,
+        ),
+    ];
+    for (fen, moves) in cases {
+        let with = first_mate_depth(fen, moves, true);
+        let without = first_mate_depth(fen, moves, false).expect(fen);
+        assert!(
+            with.is_some_and(|d| d <= without + 2),
+            "{fen}: mate in {moves} at depth {with:?} with the null move, {without} without"
+        );
+    }
+}
