@@ -95,7 +95,7 @@ const GLOBAL_FLAGS: &[Flag] = &[
     Flag::new(
         &["--tunables"],
         Takes::Nothing,
-        "announce the search's constants as options (for tuners; settable without it too)",
+        "announce the search's switches and constants as options (settable by name without it)",
     ),
     Flag::new(&["--help", "-h"], Takes::Nothing, "this text"),
     Flag::new(&["--version", "-V"], Takes::Nothing, "the version"),
@@ -488,7 +488,8 @@ pub struct GlobalOptions {
     pub eval_file: Option<PathBuf>,
     /// `--driver`: `None` keeps the default.
     pub driver: Option<SearchDriver>,
-    /// `--tunables`: the option lists include the search's constants.
+    /// `--tunables`: the option lists include the lab's options (the search's technique
+    /// switches and constants).
     pub tunables: bool,
 }
 

@@ -102,7 +102,7 @@ fn serve(options: &GlobalOptions) {
         threads: options.threads.unwrap_or(1),
         move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
         log_limits: log_settings.limits,
-        announce_tunables: options.tunables,
+        announce_lab: options.tunables,
         ..EngineOptions::default()
     };
     if let Some(file) = &options.eval_file

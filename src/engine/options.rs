@@ -4,7 +4,8 @@
 //! and the names they share (the switches, IID, driver and evaluation choices). Table size and
 //! threads are not kept here (only `clamp_threads`, the machine's bound): the core hands them
 //! straight to the search thread. The protocol rooms name the other options and turn their
-//! text into these values.
+//! text into these values. Each option's `Audience` says whether a GUI's list shows it always
+//! (a user's setting) or only with `--tunables` (the lab's switches and constants).
 
 use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
@@ -55,8 +56,9 @@ pub(crate) struct EngineOptions {
     /// UCI `UCI_LimitStrength`: play at `elo` (it overrides Skill Level).
     pub(crate) limit_strength: bool,
     pub(crate) elo: u32,
-    /// Announce the search's tunable constants (`--tunables`); they are settable either way.
-    pub(crate) announce_tunables: bool,
+    /// Announce the lab's options, the technique switches and the search's constants
+    /// (`--tunables`); they are settable by name either way.
+    pub(crate) announce_lab: bool,
 }
 
 impl Default for EngineOptions {
@@ -79,7 +81,7 @@ impl Default for EngineOptions {
             skill_level: super::strength::MAX_SKILL_LEVEL,
             limit_strength: false,
             elo: super::strength::ELO_RANGE.1,
-            announce_tunables: false,
+            announce_lab: false,
         }
     }
 }
@@ -175,9 +177,17 @@ pub(crate) enum ShownTo {
     Uci,
     /// XBoard only: UCI GUIs adjudicate and keep their own logs.
     Xboard,
-    /// A search constant for tuners: settable in both, announced only with `--tunables` so
-    /// GUI users do not face dozens of knobs.
-    Tuner,
+}
+
+/// Who sets an option, which decides whether a GUI's list shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Audience {
+    /// A setting for someone playing or analysing: always announced.
+    User,
+    /// A technique switch or a search constant, for measuring the search in matches and
+    /// tuning it: settable by name in both protocols, announced only with `--tunables` so a
+    /// GUI user does not face dozens of knobs that only weaken the engine.
+    Lab,
 }
 
 /// What the session must do after an option changed.
@@ -230,6 +240,7 @@ pub(crate) struct EngineOption {
     pub(crate) name: &'static str,
     pub(crate) kind: OptionKind,
     pub(crate) shown_to: ShownTo,
+    pub(crate) audience: Audience,
     pub(crate) effect: OptionEffect,
 }
 
@@ -244,7 +255,7 @@ impl EngineOption {
 
     /// Whether the option list a GUI receives includes this option.
     pub(crate) fn announced(&self, options: &EngineOptions) -> bool {
-        self.shown_to != ShownTo::Tuner || options.announce_tunables
+        self.audience == Audience::User || options.announce_lab
     }
 }
 
@@ -252,19 +263,21 @@ const fn option(
     name: &'static str,
     kind: OptionKind,
     shown_to: ShownTo,
+    audience: Audience,
     effect: OptionEffect,
 ) -> EngineOption {
     EngineOption {
         name,
         kind,
         shown_to,
+        audience,
         effect,
     }
 }
 
 /// A spin box over a `u64`-like field; `$range` is `(low, high)`.
 macro_rules! spin {
-    ($name:expr, $shown:expr, $effect:expr, $range:expr, |$o:ident| $field:expr) => {
+    ($name:expr, $shown:expr, $audience:expr, $effect:expr, $range:expr, |$o:ident| $field:expr) => {
         option(
             $name,
             OptionKind::Spin {
@@ -276,6 +289,7 @@ macro_rules! spin {
                 set: |$o, v| $field = v as _,
             },
             $shown,
+            $audience,
             $effect,
         )
     };
@@ -283,7 +297,7 @@ macro_rules! spin {
 
 /// A check box over a `bool` field.
 macro_rules! check {
-    ($name:expr, $shown:expr, $effect:expr, |$o:ident| $field:expr) => {
+    ($name:expr, $shown:expr, $audience:expr, $effect:expr, |$o:ident| $field:expr) => {
         option(
             $name,
             OptionKind::Check {
@@ -291,6 +305,7 @@ macro_rules! check {
                 set: |$o, v| $field = v,
             },
             $shown,
+            $audience,
             $effect,
         )
     };
@@ -299,9 +314,13 @@ macro_rules! check {
 /// A search technique's on/off switch.
 macro_rules! switch {
     ($name:expr, $field:ident) => {
-        check!($name, ShownTo::Both, OptionEffect::SearchFeatures, |o| o
-            .search
-            .$field)
+        check!(
+            $name,
+            ShownTo::Both,
+            Audience::Lab,
+            OptionEffect::SearchFeatures,
+            |o| o.search.$field
+        )
     };
 }
 
@@ -316,6 +335,7 @@ macro_rules! log_mb {
                 set: |o, v| o.log_limits.$field = v as u64 * MB,
             },
             ShownTo::Xboard,
+            Audience::User,
             OptionEffect::LogLimits,
         )
     };
@@ -344,7 +364,7 @@ const IID_NAMES: [&str; 4] = [
 ];
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
-/// Every option, in the order both protocols announce them.
+/// Every option, in the order both protocols announce them: the users' first, then the lab's.
 pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "Hash",
@@ -359,6 +379,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
             set: |o, v| o.hash_mb = v as usize,
         },
         ShownTo::Uci,
+        Audience::User,
         OptionEffect::Hash,
     ),
     option(
@@ -369,20 +390,28 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
             set: |o, v| o.threads = v as usize,
         },
         ShownTo::Uci,
+        Audience::User,
         OptionEffect::Threads,
     ),
     spin!(
         "Move Overhead",
         ShownTo::Both,
+        Audience::User,
         OptionEffect::Nothing,
         (0, MAX_MOVE_OVERHEAD_MS),
         |o| o.move_overhead_ms
     ),
-    check!("Resign", ShownTo::Xboard, OptionEffect::Nothing, |o| o
-        .resign),
+    check!(
+        "Resign",
+        ShownTo::Xboard,
+        Audience::User,
+        OptionEffect::Nothing,
+        |o| o.resign
+    ),
     spin!(
         "Resign Threshold",
         ShownTo::Xboard,
+        Audience::User,
         OptionEffect::Nothing,
         RESIGN_THRESHOLD_RANGE,
         |o| o.resign_threshold
@@ -391,6 +420,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
         "Clear Hash",
         OptionKind::Button,
         ShownTo::Both,
+        Audience::User,
         OptionEffect::ClearHash,
     ),
     log_mb!("Log Max MB", file_bytes),
@@ -399,16 +429,29 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     spin!(
         "MultiPV",
         ShownTo::Both,
+        Audience::User,
         OptionEffect::Nothing,
         (1, MAX_MULTIPV),
         |o| o.multipv
     ),
-    check!("Ponder", ShownTo::Uci, OptionEffect::Nothing, |o| o.ponder),
-    check!("UCI_Chess960", ShownTo::Uci, OptionEffect::Nothing, |o| o
-        .chess960),
+    check!(
+        "Ponder",
+        ShownTo::Uci,
+        Audience::User,
+        OptionEffect::Nothing,
+        |o| o.ponder
+    ),
+    check!(
+        "UCI_Chess960",
+        ShownTo::Uci,
+        Audience::User,
+        OptionEffect::Nothing,
+        |o| o.chess960
+    ),
     spin!(
         "Skill Level",
         ShownTo::Both,
+        Audience::User,
         OptionEffect::Nothing,
         (0, MAX_SKILL_LEVEL),
         |o| o.skill_level
@@ -416,12 +459,14 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     check!(
         "UCI_LimitStrength",
         ShownTo::Uci,
+        Audience::User,
         OptionEffect::Nothing,
         |o| o.limit_strength
     ),
     spin!(
         "UCI_Elo",
         ShownTo::Uci,
+        Audience::User,
         OptionEffect::Nothing,
         ELO_RANGE,
         |o| o.elo
@@ -429,6 +474,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     spin!(
         "Randomize (cp)",
         ShownTo::Both,
+        Audience::User,
         OptionEffect::Nothing,
         (0, MAX_RANDOMIZE_CP),
         |o| o.randomize_cp
@@ -436,9 +482,20 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     spin!(
         "Random Seed",
         ShownTo::Both,
+        Audience::User,
         OptionEffect::Reseed,
         (0, MAX_RANDOM_SEED),
         |o| o.random_seed
+    ),
+    option(
+        "EvalFile",
+        OptionKind::File {
+            get: |o| o.eval_file.clone(),
+            set: EngineOptions::set_eval_file,
+        },
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
     ),
     switch!("Null Move", null_move),
     switch!("Late Move Reductions", late_move_reductions),
@@ -470,6 +527,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
             set: |o, name| o.search.iid = choice_value(&IID_CHOICES, name),
         },
         ShownTo::Both,
+        Audience::Lab,
         OptionEffect::SearchFeatures,
     ),
     option(
@@ -480,8 +538,11 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
             set: |o, name| o.search.driver = choice_value(&DRIVER_CHOICES, name),
         },
         ShownTo::Both,
+        Audience::Lab,
         OptionEffect::SearchFeatures,
     ),
+    // Classical is the hand-written evaluation the network replaced: a measuring stick, not
+    // a user's choice (EvalFile is theirs).
     option(
         "Evaluation",
         OptionKind::Combo {
@@ -492,15 +553,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
             },
         },
         ShownTo::Both,
-        OptionEffect::SearchFeatures,
-    ),
-    option(
-        "EvalFile",
-        OptionKind::File {
-            get: |o| o.eval_file.clone(),
-            set: EngineOptions::set_eval_file,
-        },
-        ShownTo::Both,
+        Audience::Lab,
         OptionEffect::SearchFeatures,
     ),
 ];
@@ -512,7 +565,8 @@ macro_rules! tunable_options {
         /// The search's constants, after `OPTIONS` (announced with `--tunables` only).
         pub(crate) const TUNABLES: &[EngineOption] = &[$(spin!(
             stringify!($name),
-            ShownTo::Tuner,
+            ShownTo::Both,
+            Audience::Lab,
             OptionEffect::SearchFeatures,
             ($min, $max),
             |o| o.search.params.$field
@@ -571,6 +625,13 @@ mod tests {
                 option.name
             );
             assert!(option.shown_to_uci() || option.shown_to_xboard());
+            // A GUI with `--tunables` lists the users' options above the lab's.
+            assert!(
+                option.audience == Audience::Lab
+                    || all[..i].iter().all(|o| o.audience == Audience::User),
+                "{} after a lab option",
+                option.name
+            );
             match option.kind {
                 OptionKind::Spin { range, get, .. } => {
                     let (low, high) = range(&options);

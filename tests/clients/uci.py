@@ -7,7 +7,8 @@ tests/it/clients/uci_clients.rs.
 PART (default: all): handshake games stockfish ponder analysis limits
 
   handshake  popen_uci: id name, the announced options (Hash, Threads, MultiPV, Ponder,
-             Move Overhead, Clear Hash, the technique switches), configure() with them;
+             Move Overhead, Clear Hash, Skill Level, EvalFile; no technique switch, as
+             those are announced only with --tunables), configure() with them;
   games      2 games of Ironwood against itself at 2+0.05 through engine.play with clocks;
   stockfish  2 games against Stockfish at Skill Level 0 at 2+0.05 (skipped when no
              stockfish is found);
@@ -107,13 +108,15 @@ async def handshake(cmd: List[str]) -> None:
     transport, engine = await start(cmd)
     name = engine.id.get("name", "")
     check(name.startswith("Ironwood"), f"id name: {name!r}")
-    wanted = ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "Null Move", "IID"]
+    wanted = ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "Skill Level", "EvalFile"]
     missing = [o for o in wanted if o not in engine.options]
     check(not missing, f"options announced: {sorted(engine.options)}" + (f"; missing {missing}" if missing else ""))
+    lab = [o for o in ["Null Move", "IID", "Search Driver", "Evaluation"] if o in engine.options]
+    check(not lab, "no technique switch announced" + (f" (announced: {lab})" if lab else ""))
     mpv = engine.options.get("MultiPV")
     check(mpv is not None and mpv.type == "spin" and mpv.default == 1 and mpv.max >= 64,
           f"MultiPV is a spin 1..{mpv.max if mpv else '?'} defaulting to 1")
-    await engine.configure({"Hash": 32, "Threads": 1, "Move Overhead": 50, "Null Move": True})
+    await engine.configure({"Hash": 32, "Threads": 1, "Move Overhead": 50, "Skill Level": 20})
     await asyncio.wait_for(engine.ping(), 10)
     raw = list(engine.raw)
     check(all(l.split()[0] in ("id", "option", "uciok", "readyok", "info") for l in raw if l.strip()),

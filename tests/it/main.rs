@@ -28,11 +28,13 @@ mod search {
     mod strength;
 }
 
-/// XBoard and UCI through the binary, the command line, logs and long sessions.
+/// XBoard and UCI through the binary, the options each announces, the command line, logs and
+/// long sessions.
 mod protocol {
     mod cli;
     mod input_bounds;
     mod input_fuzz;
+    mod lab_options;
     mod logs;
     mod protocol1;
     mod reuse;

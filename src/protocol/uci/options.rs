@@ -1,7 +1,8 @@
 //! The engine's options (declared once in `engine::options`: `OPTIONS`, then the search's
-//! constants, announced only with `--tunables`) in UCI's words: the `option name ... type ...`
-//! lines after `uci`, and `setoption`. Names match case-insensitively, as UCI asks; check
-//! boxes take true/false (also 1/0, on/off).
+//! constants; the lab's switches and constants announced only with `--tunables`) in UCI's
+//! words: the `option name ... type ...` lines after `uci`, and `setoption`, which sets any of
+//! them. Names match case-insensitively, as UCI asks; check boxes take true/false (also 1/0,
+//! on/off).
 
 pub(crate) use crate::engine::options::OptionEffect;
 use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
@@ -147,8 +148,59 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_plain_start_announces_the_users_options_and_tunables_adds_the_labs() {
+        let names = |options: &EngineOptions| -> Vec<String> {
+            announcements(options)
+                .iter()
+                .map(|l| {
+                    let rest = l.strip_prefix("option name ").unwrap();
+                    rest.split(" type ").next().unwrap().to_string()
+                })
+                .collect()
+        };
+        let user = [
+            "Hash",
+            "Threads",
+            "Move Overhead",
+            "Clear Hash",
+            "MultiPV",
+            "Ponder",
+            "UCI_Chess960",
+            "Skill Level",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "Randomize (cp)",
+            "Random Seed",
+            "EvalFile",
+        ];
+        assert_eq!(names(&EngineOptions::default()), user);
+        let lab = EngineOptions {
+            announce_lab: true,
+            ..EngineOptions::default()
+        };
+        let all = names(&lab);
+        assert_eq!(all[..user.len()], user);
+        for name in [
+            "Null Move",
+            "Adaptive Time",
+            "IID",
+            "Search Driver",
+            "Evaluation",
+        ] {
+            assert!(all.iter().any(|n| n == name), "{name}: {all:?}");
+        }
+        assert_eq!(
+            all.len(),
+            user.len() + 22 + crate::engine::options::TUNABLES.len()
+        );
+    }
+
+    #[test]
     fn every_announced_option_can_be_set_to_its_default() {
-        let mut options = EngineOptions::default();
+        let mut options = EngineOptions {
+            announce_lab: true,
+            ..EngineOptions::default()
+        };
         for line in announcements(&options.clone()) {
             let rest = line.strip_prefix("option name ").unwrap();
             let (name, kind) = rest.split_once(" type ").unwrap();

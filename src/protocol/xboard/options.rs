@@ -1,6 +1,7 @@
 //! The engine's options (declared once in `engine::options`: `OPTIONS`, then the search's
-//! constants, announced only with `--tunables`) in XBoard's words: `feature option="NAME
-//! -spin ..."` and `option NAME=VALUE`. Names match exactly; check boxes take 0 or 1.
+//! constants; the lab's switches and constants announced only with `--tunables`) in XBoard's
+//! words: `feature option="NAME -spin ..."` and `option NAME=VALUE`, which sets any of them.
+//! Names match exactly; check boxes take 0 or 1.
 
 pub(crate) use crate::engine::options::OptionEffect;
 use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
@@ -129,22 +130,39 @@ mod tests {
     use crate::logging::MB;
     use crate::search::IidMode;
 
+    const USER_FEATURES: [&str; 11] = [
+        "Move Overhead -spin 30 0 5000",
+        "Resign -check 0",
+        "Resign Threshold -spin 800 200 3000",
+        "Clear Hash -button",
+        "Log Max MB -spin 10 1 1048576",
+        "Log Keep MB -spin 100 1 1048576",
+        "MultiPV -spin 1 1 64",
+        "Skill Level -spin 20 0 20",
+        "Randomize (cp) -spin 0 0 100",
+        "Random Seed -spin 0 0 2000000000",
+        "EvalFile -file <embedded>",
+    ];
+
     #[test]
-    fn features_list_every_option_once_with_its_current_value() {
+    fn features_list_the_users_options_once_with_their_current_values() {
         let mut options = EngineOptions::default();
+        assert_eq!(features(&options), USER_FEATURES);
+        set(&mut options, "Move Overhead", Some("75")).unwrap();
+        assert_eq!(features(&options)[0], "Move Overhead -spin 75 0 5000");
+    }
+
+    #[test]
+    fn with_tunables_the_lab_options_follow_the_users_with_their_current_values() {
+        let mut options = EngineOptions {
+            announce_lab: true,
+            ..EngineOptions::default()
+        };
+        let all = features(&options);
+        assert_eq!(all[..USER_FEATURES.len()], USER_FEATURES);
         assert_eq!(
-            features(&options),
+            all[USER_FEATURES.len()..USER_FEATURES.len() + 22],
             [
-                "Move Overhead -spin 30 0 5000",
-                "Resign -check 0",
-                "Resign Threshold -spin 800 200 3000",
-                "Clear Hash -button",
-                "Log Max MB -spin 10 1 1048576",
-                "Log Keep MB -spin 100 1 1048576",
-                "MultiPV -spin 1 1 64",
-                "Skill Level -spin 20 0 20",
-                "Randomize (cp) -spin 0 0 100",
-                "Random Seed -spin 0 0 2000000000",
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
                 "Reverse Futility -check 1",
@@ -167,12 +185,14 @@ mod tests {
                 "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
                 "Evaluation -combo Classical /// *NNUE",
-                "EvalFile -file <embedded>",
             ]
+        );
+        assert_eq!(
+            all.len(),
+            USER_FEATURES.len() + 22 + crate::engine::options::TUNABLES.len()
         );
         set(&mut options, "Futility", Some("0")).unwrap();
         set(&mut options, "IID", Some("Off")).unwrap();
-        set(&mut options, "Move Overhead", Some("75")).unwrap();
         let changed = features(&options);
         let line = |name: &str| {
             changed
@@ -180,7 +200,6 @@ mod tests {
                 .find(|l| l.starts_with(&format!("{name} -")))
                 .cloned()
         };
-        assert_eq!(changed[0], "Move Overhead -spin 75 0 5000");
         assert_eq!(line("Futility").as_deref(), Some("Futility -check 0"));
         assert_eq!(
             line("IID").as_deref(),

@@ -90,8 +90,7 @@ fn handshake_names_the_engine_and_every_option_then_uciok() {
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Clear Hash type button",
-        "option name Null Move type check default true",
-        "option name IID type combo default Reduction var Classic var SelfDeepening var Reduction var Off",
+        "option name EvalFile type string default <embedded>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(expected)),

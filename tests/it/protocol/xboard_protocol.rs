@@ -51,8 +51,7 @@ fn handshake_announces_every_feature_between_done_0_and_done_1() {
         "option=\"Resign Threshold -spin 800 200 3000\"",
         "option=\"Clear Hash -button\"",
         "option=\"MultiPV -spin 1 1 64\"",
-        "option=\"Null Move -check 1\"",
-        "option=\"IID -combo Classic /// SelfDeepening /// *Reduction /// Off\"",
+        "option=\"EvalFile -file <embedded>\"",
     ] {
         assert!(all.contains(option), "{option} missing: {all}");
     }
@@ -446,8 +445,6 @@ fn option_values_out_of_range_are_refused_and_change_nothing() {
     for expected in [
         "feature option=\"Move Overhead -spin 30 0 5000\"",
         "feature option=\"Resign Threshold -spin 800 200 3000\"",
-        "feature option=\"Null Move -check 1\"",
-        "feature option=\"IID -combo Classic /// SelfDeepening /// *Reduction /// Off\"",
     ] {
         assert!(
             options.iter().any(|l| l == expected),
@@ -456,9 +453,7 @@ fn option_values_out_of_range_are_refused_and_change_nothing() {
     }
     // Values in range are taken.
     engine.send("option Move Overhead=5000");
-    engine.send("option Null Move=0");
     assert!(engine.sync().is_empty());
     let options = features(&mut engine);
     assert!(options.contains(&"feature option=\"Move Overhead -spin 5000 0 5000\"".to_string()));
-    assert!(options.contains(&"feature option=\"Null Move -check 0\"".to_string()));
 }
