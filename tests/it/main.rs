@@ -4,6 +4,9 @@
 
 mod common;
 
+/// The layers' one-way imports, read from src/.
+mod layers;
+
 /// The rules: positions, moves, FEN, perft, Chess960.
 mod board {
     mod chess960;
