@@ -491,3 +491,22 @@ pub fn mate_cases() -> Vec<MateCase> {
         })
         .collect()
 }
+
+/// The nodes of the last `info` line of a UCI `go depth DEPTH` from `fen`, after `ucinewgame`
+/// (a fresh table and histories, like a bench line).
+pub fn uci_nodes_at_depth(engine: &mut Engine, fen: &str, depth: u32, timeout: Duration) -> u64 {
+    engine.send("ucinewgame");
+    engine.send(&format!("position fen {fen}"));
+    engine.send(&format!("go depth {depth}"));
+    let lines = engine.until("bestmove", timeout, |l| l.starts_with("bestmove"));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" nodes "))
+        .unwrap_or_else(|| engine.fail("no info line with nodes"));
+    info.split(" nodes ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| engine.fail(&format!("no node count in {info}")))
+}

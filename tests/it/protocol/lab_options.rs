@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{Engine, LONG, SHORT, scratch_dir, thinking};
+use common::{Engine, LONG, SHORT, scratch_dir, thinking, uci_nodes_at_depth};
 
 /// XBoard's list: `memory`, `cores`, `hard` and `variant` set hash, threads, pondering and
 /// Chess960 there.
@@ -130,27 +130,6 @@ fn uci_announces_the_users_options_and_the_labs_only_with_tunables() {
     engine.send("quit");
 }
 
-/// The nodes of a depth-8 search of `FEN` from a fresh table and histories.
-fn uci_nodes(engine: &mut Engine) -> u64 {
-    engine.send("ucinewgame");
-    engine.send(&format!("position fen {FEN}"));
-    engine.send("go depth 8");
-    let lines = engine.until("bestmove", LONG, |l| l.starts_with("bestmove"));
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth") && l.contains(" nodes "))
-        .unwrap_or_else(|| engine.fail("no info line with nodes"));
-    info.split(" nodes ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
 fn uci_replies(engine: &mut Engine) -> Vec<String> {
     engine.send("isready");
     let mut lines = engine.until("readyok", LONG, |l| l == "readyok");
@@ -162,7 +141,7 @@ fn uci_replies(engine: &mut Engine) -> Vec<String> {
 fn uci_sets_a_switch_by_name_without_tunables_and_refuses_a_bad_value() {
     let mut engine = start(&[]);
     assert!(!uci_names(&mut engine).iter().any(|n| n == "Null Move"));
-    let default = uci_nodes(&mut engine);
+    let default = uci_nodes_at_depth(&mut engine, FEN, 8, LONG);
 
     engine.send("setoption name Null Move value maybe");
     assert_eq!(
@@ -170,7 +149,7 @@ fn uci_sets_a_switch_by_name_without_tunables_and_refuses_a_bad_value() {
         ["info string error (invalid option value): Null Move = maybe"]
     );
     assert_eq!(
-        uci_nodes(&mut engine),
+        uci_nodes_at_depth(&mut engine, FEN, 8, LONG),
         default,
         "a refused value changed the search"
     );
@@ -178,13 +157,17 @@ fn uci_sets_a_switch_by_name_without_tunables_and_refuses_a_bad_value() {
     engine.send("setoption name Null Move value false");
     assert!(uci_replies(&mut engine).is_empty());
     assert_ne!(
-        uci_nodes(&mut engine),
+        uci_nodes_at_depth(&mut engine, FEN, 8, LONG),
         default,
         "Null Move off changed nothing"
     );
 
     engine.send("setoption name null move value true");
-    assert_eq!(uci_nodes(&mut engine), default, "Null Move on again");
+    assert_eq!(
+        uci_nodes_at_depth(&mut engine, FEN, 8, LONG),
+        default,
+        "Null Move on again"
+    );
     engine.send("quit");
 }
 

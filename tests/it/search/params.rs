@@ -4,38 +4,18 @@
 
 use crate::common;
 
-use common::Engine;
+use common::{Engine, uci_nodes_at_depth};
 use ironwood::search::params::PARAMS;
 use std::time::Duration;
 
 const SEARCH: Duration = Duration::from_secs(60);
+const MIDDLEGAME: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 
 fn start(extra: &[&str]) -> Engine {
     let log_dir = common::scratch_dir("logs");
     let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
     args.extend(["--log-dir".to_string(), log_dir.display().to_string()]);
     Engine::start_with(&args, log_dir)
-}
-
-/// The nodes of a fixed-depth search from a fresh table and histories, like a bench line.
-fn uci_nodes_at_depth(engine: &mut Engine, depth: u32) -> u64 {
-    engine.send("ucinewgame");
-    engine.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
-    engine.send(&format!("go depth {depth}"));
-    let lines = engine.until("bestmove", SEARCH, |l| l.starts_with("bestmove"));
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth") && l.contains(" nodes "))
-        .unwrap_or_else(|| engine.fail("no info line with nodes"));
-    info.split(" nodes ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
 }
 
 fn uci_ready(engine: &mut Engine) -> Vec<String> {
@@ -55,7 +35,7 @@ fn uci_sets_a_constant_by_name_and_refuses_one_out_of_range_changing_nothing() {
             "{name} announced"
         );
     }
-    let default = uci_nodes_at_depth(&mut engine, 7);
+    let default = uci_nodes_at_depth(&mut engine, MIDDLEGAME, 7, SEARCH);
 
     engine.send("setoption name RfpMargin value 201");
     let lines = uci_ready(&mut engine);
@@ -66,7 +46,7 @@ fn uci_sets_a_constant_by_name_and_refuses_one_out_of_range_changing_nothing() {
         "{lines:?}"
     );
     assert_eq!(
-        uci_nodes_at_depth(&mut engine, 7),
+        uci_nodes_at_depth(&mut engine, MIDDLEGAME, 7, SEARCH),
         default,
         "a refused value changed the search"
     );
@@ -75,13 +55,13 @@ fn uci_sets_a_constant_by_name_and_refuses_one_out_of_range_changing_nothing() {
     engine.send("setoption name LmrBase value 150");
     let lines = uci_ready(&mut engine);
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
-    let tuned = uci_nodes_at_depth(&mut engine, 7);
+    let tuned = uci_nodes_at_depth(&mut engine, MIDDLEGAME, 7, SEARCH);
     assert_ne!(tuned, default, "setting the constants changed nothing");
 
     engine.send("setoption name RfpMargin value 80");
     engine.send("setoption name LmrBase value 75");
     assert_eq!(
-        uci_nodes_at_depth(&mut engine, 7),
+        uci_nodes_at_depth(&mut engine, MIDDLEGAME, 7, SEARCH),
         default,
         "the defaults again"
     );
