@@ -10,7 +10,7 @@
 #   rustup target add x86_64-pc-windows-gnu
 #   apt-get install gcc-mingw-w64-x86-64
 # The bench signature is measured on the Linux build; the search is the same code on both
-# (the Windows binary under Wine gives the same count, see README "Playing under WinBoard").
+# (the Windows binary under Wine gives the same count, see docs/testing.md "The Windows build under Wine").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
