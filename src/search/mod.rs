@@ -24,7 +24,7 @@ pub use params::SearchParams;
 pub use score::{MATE, MATE_BOUND, mate_moves};
 pub use tt::TranspositionTable;
 
-use alphabeta::ThreadSearch;
+use alphabeta::{CompletedIteration, ThreadSearch};
 use ordering::OrderingTables;
 
 /// The most threads a search runs (the main thread and its Lazy SMP helpers); the engine's
@@ -306,6 +306,7 @@ impl Searcher {
         let helper_stop = Arc::new(AtomicBool::new(false));
         let shared_nodes = Arc::new(AtomicU64::new(0));
         std::thread::scope(|scope| {
+            let mut helper_threads = Vec::with_capacity(helpers);
             for (id, tables) in (1..=helpers).zip(helper_tables.iter_mut()) {
                 let tt = Arc::clone(&self.tt);
                 let root = root.clone();
@@ -315,7 +316,7 @@ impl Searcher {
                 let shared_nodes = Arc::clone(&shared_nodes);
                 let features = self.features;
                 let history = history.to_vec();
-                std::thread::Builder::new()
+                let spawned = std::thread::Builder::new()
                     .stack_size(8 << 20)
                     .spawn_scoped(scope, move || {
                         let mut thread = ThreadSearch::new(
@@ -328,9 +329,13 @@ impl Searcher {
                             &shared_nodes,
                             tables,
                         );
-                        thread.run_helper(&allowed, max_depth);
-                    })
-                    .expect("spawn search helper thread");
+                        thread.run_helper(&allowed, max_depth)
+                    });
+                match spawned {
+                    Ok(handle) => helper_threads.push(handle),
+                    // The search goes on with the threads it has.
+                    Err(e) => log::warn!("search helper thread {id} not started: {e}"),
+                }
             }
             let mut main = ThreadSearch::new(
                 &self.tt,
@@ -342,11 +347,63 @@ impl Searcher {
                 &shared_nodes,
                 &mut main_tables[0],
             );
-            let outcome = main.run_main(&allowed, control, observer, start);
+            let mut outcome = main.run_main(&allowed, control, observer, start);
             helper_stop.store(true, Ordering::Relaxed);
+            let completed: Vec<CompletedIteration> = helper_threads
+                .into_iter()
+                .filter_map(|handle| handle.join().ok().flatten())
+                .collect();
+            if limits.multipv <= 1
+                && let Some(helper) = deeper_and_better(&outcome, &completed)
+            {
+                log::debug!(
+                    "a helper's depth {} ({}) over the main thread's depth {} ({} {})",
+                    helper.depth,
+                    helper.score,
+                    outcome.depth,
+                    outcome.best_move,
+                    outcome.score
+                );
+                outcome.best_move = helper.pv[0];
+                outcome.ponder_move = helper.pv.get(1).copied();
+                outcome.score = helper.score;
+                outcome.depth = helper.depth;
+                outcome.lines = vec![(helper.pv[0], helper.score)];
+                outcome.nodes = shared_nodes.load(Ordering::Relaxed);
+                // The last line shown starts with the move played.
+                observer.on_iteration(&SearchInfo {
+                    depth: helper.depth,
+                    selective_depth: helper.selective_depth,
+                    multipv: 1,
+                    score: helper.score,
+                    bound: ScoreBound::Exact,
+                    elapsed: start.elapsed(),
+                    nodes: outcome.nodes,
+                    hashfull: self.tt.hashfull() as u32,
+                    pv: helper.pv.clone(),
+                });
+            }
             outcome
         })
     }
+}
+
+/// The helper iteration to play from instead of the main thread's: one that went deeper
+/// and scored higher with another move (Stockfish 10's rule; the deepest, then the best,
+/// of several). The main thread's own answer stands when it has no score.
+fn deeper_and_better<'c>(
+    main: &SearchOutcome,
+    completed: &'c [CompletedIteration],
+) -> Option<&'c CompletedIteration> {
+    let main_score = main.real_score()?;
+    completed
+        .iter()
+        .filter(|helper| {
+            helper.depth > main.depth
+                && helper.score > main_score
+                && helper.pv.first().is_some_and(|&m| m != main.best_move)
+        })
+        .max_by_key(|helper| (helper.depth, helper.score))
 }
 
 #[cfg(test)]
@@ -368,6 +425,46 @@ mod tests {
         assert_eq!(outcome.real_score(), None, "score {}", outcome.score);
         assert!(crate::board::is_legal(&pos, outcome.best_move));
         assert_eq!(outcome.depth, 0);
+    }
+
+    #[test]
+    fn a_helper_move_is_played_only_when_deeper_and_better() {
+        let pos = Position::startpos();
+        let mv = |text: &str| crate::board::parse_move(&pos, text).unwrap();
+        let main = SearchOutcome {
+            best_move: mv("e2e4"),
+            ponder_move: None,
+            score: 30,
+            depth: 10,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            lines: Vec::new(),
+        };
+        let helper = |depth, score, first: &str| CompletedIteration {
+            depth,
+            score,
+            selective_depth: 0,
+            pv: vec![mv(first)],
+        };
+        let pick = |helpers: &[CompletedIteration]| {
+            deeper_and_better(&main, helpers).map(|h| (h.depth, h.score))
+        };
+        assert_eq!(pick(&[helper(11, 40, "d2d4")]), Some((11, 40)));
+        assert_eq!(pick(&[helper(10, 40, "d2d4")]), None, "not deeper");
+        assert_eq!(pick(&[helper(11, 30, "d2d4")]), None, "not better");
+        assert_eq!(pick(&[helper(12, 50, "e2e4")]), None, "the same move");
+        let several = [
+            helper(11, 90, "d2d4"),
+            helper(12, 35, "c2c4"),
+            helper(9, 99, "g1f3"),
+        ];
+        assert_eq!(pick(&several), Some((12, 35)), "the deepest first");
+        let unscored = SearchOutcome {
+            score: -score::INFINITY,
+            ..main
+        };
+        assert!(deeper_and_better(&unscored, &several).is_none());
     }
 
     #[test]

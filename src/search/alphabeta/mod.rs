@@ -19,7 +19,7 @@ use super::stack::SearchStack;
 use super::tt::TranspositionTable;
 use super::{
     RootMoveInfo, ScoreBound, SearchControl, SearchFeatures, SearchInfo, SearchObserver,
-    SearchOutcome,
+    SearchOutcome, Silent,
 };
 use driver::StackedNode;
 use node::{ChildKind, ChildSearch};
@@ -30,6 +30,14 @@ const CHECK_INTERVAL: u64 = 2048;
 const NEW_BEST_REPORT_AFTER: Duration = Duration::from_millis(50);
 /// Root moves are announced (UCI `currmove`) once the search is this old.
 const CURRENT_MOVE_REPORT_AFTER: Duration = Duration::from_secs(1);
+/// A helper's last completed iteration: its depth, exact score and principal variation.
+pub struct CompletedIteration {
+    pub depth: u32,
+    pub score: i32,
+    pub selective_depth: u32,
+    pub pv: Vec<Move>,
+}
+
 struct RootMove {
     mv: Move,
     score: i32,
@@ -561,27 +569,38 @@ impl<'a> ThreadSearch<'a> {
         }
     }
 
-    /// A Lazy SMP helper: the same deepening on the shared table, starting at a different
-    /// depth so the threads spread out; its results reach the main thread through the table.
-    pub fn run_helper(&mut self, allowed: &MoveList, max_depth: u32) {
+    /// A Lazy SMP helper: the same deepening on the shared table, each iteration inside an
+    /// aspiration window as the main thread's, starting at a different depth and root order
+    /// so the threads spread out. Its table entries help the main thread as it goes; its last
+    /// completed iteration comes back for the choice of the move to play.
+    pub fn run_helper(&mut self, allowed: &MoveList, max_depth: u32) -> Option<CompletedIteration> {
         let mut moves = self.make_root_moves(allowed);
-        // Different helpers order the root differently.
         let count = moves.len();
         if count > 2 {
             moves[1..].rotate_left(self.id % (count - 1));
         }
+        let start = Instant::now();
+        let mut completed = None;
+        let (mut score, mut best_move) = (-INFINITY, Move::NULL);
         let first = 1 + (self.id % 2) as u32;
         for depth in first..=max_depth {
-            self.search_root(
-                &mut moves,
-                depth as i32,
-                -INFINITY,
-                INFINITY,
-                &mut |_, _| {},
-            );
+            let s = self.search_line(&mut moves, depth, 0, score, best_move, &mut Silent, start);
             if self.stopped {
                 break;
             }
+            (score, best_move) = (s, moves[0].mv);
+            let pv = if self.stack[0].pv_len > 0 && self.stack[0].pv[0] == best_move {
+                self.root_pv()
+            } else {
+                vec![best_move]
+            };
+            completed = Some(CompletedIteration {
+                depth,
+                score,
+                selective_depth: self.selective_depth as u32,
+                pv,
+            });
+            self.selective_depth = 0;
         }
         self.flush_nodes();
         // Wait for the main thread, so helpers that finished early do not exit a scope the
@@ -589,6 +608,7 @@ impl<'a> ThreadSearch<'a> {
         while !self.helper_stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
+        completed
     }
 
     // ------------------------------------------------------------------------------------

@@ -192,6 +192,21 @@ fn multipv_lines_obey_the_rules() {
     engine.send("quit");
 }
 
+/// With helper threads the move may come from a helper that went deeper: its line is then
+/// the last one shown, and it obeys the same rules.
+#[test]
+fn pv_lines_obey_the_rules_with_helper_threads() {
+    let mut engine = start();
+    engine.send("setoption name Threads value 4");
+    for go in ["go nodes 40000", "go movetime 150"] {
+        for setup in setups() {
+            engine.send("ucinewgame");
+            search(&mut engine, &setup, go);
+        }
+    }
+    engine.send("quit");
+}
+
 /// Below level 20 the engine often plays another root line than the best: its line is
 /// the last one shown.
 #[test]
