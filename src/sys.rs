@@ -1,7 +1,8 @@
 //! What the engine asks of the operating system beyond Rust's std, declared by hand (no
 //! extra crates): ignoring SIGINT, which XBoard sends to engines and which would otherwise
 //! kill a Rust process (Unix), the memory available for the table (Linux: /proc/meminfo;
-//! Windows: GlobalMemoryStatusEx), and whether stdin is a console.
+//! Windows: GlobalMemoryStatusEx), whether stdin is a console, and the CPU time the process
+//! has used (64-bit Linux: getrusage; Windows: GetProcessTimes; elsewhere unknown).
 
 use std::io::IsTerminal;
 
@@ -90,9 +91,108 @@ fn available_memory_bytes() -> Option<u64> {
     (ok != 0).then_some(status.avail_phys)
 }
 
+/// User plus system CPU time of the whole process (all threads) so far, in seconds, or
+/// `None` where it cannot be asked (the caller falls back on wall time).
+pub fn process_cpu_seconds() -> Option<f64> {
+    process_cpu_seconds_impl()
+}
+
+/// `struct rusage` of 64-bit Linux: two `struct timeval` (two 64-bit fields each), then
+/// fourteen `long` counters.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+#[repr(C)]
+struct Rusage {
+    user: [i64; 2],
+    system: [i64; 2],
+    counters: [i64; 14],
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+unsafe extern "C" {
+    fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn process_cpu_seconds_impl() -> Option<f64> {
+    const RUSAGE_SELF: i32 = 0;
+    let mut usage = Rusage {
+        user: [0; 2],
+        system: [0; 2],
+        counters: [0; 14],
+    };
+    // SAFETY: `usage` is a live, writable struct laid out as 64-bit Linux's `struct rusage`
+    // (`repr(C)`, 18 eight-byte fields); getrusage writes only into it and returns 0 on
+    // success.
+    let ok = unsafe { getrusage(RUSAGE_SELF, &mut usage) } == 0;
+    let seconds = |t: [i64; 2]| t[0] as f64 + t[1] as f64 / 1e6;
+    ok.then(|| seconds(usage.user) + seconds(usage.system))
+}
+
+/// Windows' FILETIME: 100-nanosecond units, low half first.
+#[cfg(windows)]
+#[repr(C)]
+struct FileTime {
+    low: u32,
+    high: u32,
+}
+
+#[cfg(windows)]
+#[link(name = "kernel32")]
+unsafe extern "system" {
+    fn GetCurrentProcess() -> isize;
+    fn GetProcessTimes(
+        process: isize,
+        creation: *mut FileTime,
+        exit: *mut FileTime,
+        kernel: *mut FileTime,
+        user: *mut FileTime,
+    ) -> i32;
+}
+
+#[cfg(windows)]
+fn process_cpu_seconds_impl() -> Option<f64> {
+    let zero = || FileTime { low: 0, high: 0 };
+    let (mut creation, mut exit, mut kernel, mut user) = (zero(), zero(), zero(), zero());
+    // SAFETY: GetCurrentProcess returns a pseudo-handle that needs no closing; the four
+    // pointers are live, writable FILETIMEs (`repr(C)`, two u32 as in minwinbase.h), which
+    // is all GetProcessTimes writes; it returns 0 on failure.
+    let ok = unsafe {
+        GetProcessTimes(
+            GetCurrentProcess(),
+            &mut creation,
+            &mut exit,
+            &mut kernel,
+            &mut user,
+        )
+    } != 0;
+    let seconds = |t: &FileTime| (u64::from(t.high) << 32 | u64::from(t.low)) as f64 / 1e7;
+    ok.then(|| seconds(&kernel) + seconds(&user))
+}
+
+#[cfg(not(any(all(target_os = "linux", target_pointer_width = "64"), windows)))]
+fn process_cpu_seconds_impl() -> Option<f64> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_process_cpu_time_is_known_and_grows_with_work() {
+        let before = process_cpu_seconds().expect("the CPU time");
+        let mut x = 1u64;
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_millis(300) {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+        let after = process_cpu_seconds().expect("the CPU time");
+        // Busy for 0.3 s of wall time: some of it is this process's, however loaded the
+        // machine (the test runner's other threads add to it, never take away).
+        assert!(after > before, "{before} -> {after}");
+        assert!(before >= 0.0 && after < 1e7, "{before} -> {after}");
+    }
 
     #[test]
     fn the_available_memory_is_known_and_plausible() {

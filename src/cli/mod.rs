@@ -197,6 +197,23 @@ const DATAGEN: Command = Command {
             Takes::Value("EPD"),
             "start from these positions plus 2-4 random plies instead of 8-9 from the start",
         ),
+        Flag::new(
+            &["--dfrc-share"],
+            Takes::Value("PER_CENT"),
+            "start this share of the games from double Fischer random positions (each side's \
+             back rank one of Chess960's, drawn apart) plus 8-9 random plies; 0 for none",
+        )
+        .default(Shown::Int(
+            crate::tools::datagen::DEFAULT_DFRC_PERCENT as u64,
+        )),
+        Flag::new(
+            &["--adjudication"],
+            Takes::Value("RULES"),
+            "end a game when its scores say the result: WIN_CP,WIN_PLIES,DRAW_CP,DRAW_PLIES,\
+             DRAW_FROM_PLY (a win at |score| >= WIN_CP for WIN_PLIES plies in a row, a draw at \
+             |score| <= DRAW_CP for DRAW_PLIES from ply DRAW_FROM_PLY), or off",
+        )
+        .default(Shown::Text("1000,4,10,8,80")),
     ]],
     shared: &[],
 };
@@ -552,6 +569,10 @@ pub struct DatagenArgs {
     /// `None`: a random seed.
     pub seed: Option<u64>,
     pub openings: Option<PathBuf>,
+    /// Per cent of double Fischer random starts.
+    pub dfrc_share: Option<u32>,
+    /// `Some(None)`: `--adjudication off`.
+    pub adjudication: Option<Option<crate::tools::datagen::Adjudication>>,
 }
 
 /// `spsa`'s own arguments; `None` means the state file's when resuming, else the default.
@@ -806,6 +827,13 @@ fn datagen(args: &[String]) -> Result<Subcommand, CliError> {
         nodes: m.get("--nodes", positive)?,
         seed: m.get("--seed", number)?,
         openings: m.value("--openings").map(PathBuf::from),
+        dfrc_share: m
+            .get("--dfrc-share", |n, v| bounded(n, v, 0, 100))?
+            .map(|p| p as u32),
+        adjudication: m.get("--adjudication", |n, v| {
+            crate::tools::datagen::Adjudication::parse(v)
+                .map_err(|why| CliError(format!("{n}: {why}")))
+        })?,
     }))
 }
 
@@ -1024,6 +1052,12 @@ impl DatagenArgs {
             seed: self.seed.unwrap_or_else(rand::random),
             openings: self.openings,
             evaluation,
+            dfrc_percent: self
+                .dfrc_share
+                .unwrap_or(crate::tools::datagen::DEFAULT_DFRC_PERCENT),
+            adjudication: self
+                .adjudication
+                .unwrap_or(Some(crate::tools::datagen::Adjudication::DEFAULT)),
         }
     }
 }
@@ -1289,7 +1323,36 @@ mod tests {
                 games: Some(4),
                 nodes: Some(900),
                 seed: Some(7),
-                openings: None
+                openings: None,
+                dfrc_share: None,
+                adjudication: None,
+            })
+        );
+        assert_eq!(
+            command("datagen --out d.bin --dfrc-share 0 --adjudication off"),
+            Subcommand::Datagen(DatagenArgs {
+                out: PathBuf::from("d.bin"),
+                games: None,
+                nodes: None,
+                seed: None,
+                openings: None,
+                dfrc_share: Some(0),
+                adjudication: Some(None),
+            })
+        );
+        assert_eq!(
+            command("datagen --out d.bin --dfrc-share 100 --adjudication 2000,4,10,8,80"),
+            Subcommand::Datagen(DatagenArgs {
+                out: PathBuf::from("d.bin"),
+                games: None,
+                nodes: None,
+                seed: None,
+                openings: None,
+                dfrc_share: Some(100),
+                adjudication: Some(Some(crate::tools::datagen::Adjudication {
+                    win_score: 2000,
+                    ..crate::tools::datagen::Adjudication::DEFAULT
+                })),
             })
         );
         assert_eq!(
@@ -1380,6 +1443,11 @@ mod tests {
             "datagen --out f --games 0",
             "datagen --out f --nodes x",
             "datagen --out f extra",
+            "datagen --out f --dfrc-share 101",
+            "datagen --out f --dfrc-share -1",
+            "datagen --out f --dfrc-share 15%",
+            "datagen --out f --adjudication on",
+            "datagen --out f --adjudication 1000,4,10,8",
             "spsa",
             "spsa --state",
             "spsa --state s --params Bogus",

@@ -13,6 +13,14 @@
 //! the payload (u32), then P bytes holding that many games back to back. A writer appends a
 //! block with one `write`, so a killed writer leaves at most one partial block at the end.
 //!
+//! **A run-totals block** has a game count of 0 and a payload of `IWSTATS` and a newline,
+//! then `key=value` lines like the header's: datagen's running totals (games, positions, CPU
+//! and wall seconds, positions per CPU-second), written every few seconds and at the end of
+//! the run; the last one counts. Readers of games skip these blocks; `corpus add` copies the
+//! last one's values into the new shards' headers and the manifest, so committed shards
+//! hold none. (Files written before run-totals blocks existed have none; builds before them
+//! reject a datagen output that has one, but read every committed shard.)
+//!
 //! **A game**:
 //!
 //! | field | bytes | meaning |
@@ -41,6 +49,9 @@ pub const VERSION: u32 = 1;
 pub const BLOCK_HEADER_SIZE: usize = 12;
 /// A block that claims more than this is damage, not data.
 const MAX_BLOCK_BYTES: usize = 64 << 20;
+
+/// The start of a run-totals block's payload.
+pub const STATS_MAGIC: &[u8; 8] = b"IWSTATS\n";
 
 const FLAG_FEN: u8 = 1;
 const FLAG_CHESS960: u8 = 2;
@@ -680,8 +691,28 @@ pub fn blocks<'a>(
     })
 }
 
-/// Decodes the games of one checked block.
+/// The payload of a run-totals block holding `totals`.
+pub fn stats_payload(totals: &Metadata) -> Vec<u8> {
+    let mut payload = STATS_MAGIC.to_vec();
+    payload.extend_from_slice(totals.to_text().as_bytes());
+    payload
+}
+
+/// The totals of a run-totals block (a checked block with no games whose payload starts with
+/// `STATS_MAGIC`), or `None` for a block of games.
+pub fn block_stats(block: &Block) -> Option<Metadata> {
+    if block.games != 0 {
+        return None;
+    }
+    let text = block.payload.strip_prefix(STATS_MAGIC)?;
+    Some(Metadata::parse(&String::from_utf8_lossy(text)))
+}
+
+/// Decodes the games of one checked block (none for a run-totals block).
 pub fn decode_block(path: &Path, block: &Block) -> Result<Vec<GameRecord>, CorpusError> {
+    if block_stats(block).is_some() {
+        return Ok(Vec::new());
+    }
     let mut cursor = Cursor {
         path,
         bytes: block.payload,
@@ -712,6 +743,8 @@ pub fn decode_block(path: &Path, block: &Block) -> Result<Vec<GameRecord>, Corpu
 pub struct Shard {
     pub metadata: Metadata,
     pub games: Vec<GameRecord>,
+    /// The last run-totals block's values (datagen output only).
+    pub totals: Option<Metadata>,
 }
 
 /// Reads, checks and decodes a whole shard.
@@ -723,10 +756,17 @@ pub fn read_shard(path: &Path) -> Result<Shard, CorpusError> {
 pub fn read_shard_bytes(path: &Path, bytes: &[u8]) -> Result<Shard, CorpusError> {
     let (metadata, start) = read_header(path, bytes)?;
     let mut games = Vec::new();
+    let mut totals = None;
     for block in blocks(path, bytes, start) {
-        games.extend(decode_block(path, &block?)?);
+        let block = block?;
+        totals = block_stats(&block).or(totals);
+        games.extend(decode_block(path, &block)?);
     }
-    Ok(Shard { metadata, games })
+    Ok(Shard {
+        metadata,
+        games,
+        totals,
+    })
 }
 
 /// Games are gathered into blocks of about this many bytes (one checksum each) by
@@ -774,6 +814,11 @@ impl ShardWriter {
             .map_err(|e| CorpusError::Io(self.path.clone(), e))?;
         self.bytes += block.len() as u64;
         Ok(())
+    }
+
+    /// Writes a run-totals block (see the module doc) with a single `write`.
+    pub fn write_stats(&mut self, totals: &Metadata) -> Result<(), CorpusError> {
+        self.write_block(0, &stats_payload(totals))
     }
 
     /// The file's size once the gathered games are written.

@@ -1,12 +1,15 @@
 //! The corpus folder: shards that are never rewritten and `MANIFEST`, one tab-separated line
 //! per shard (file, games, positions, bytes, CRC-32 of the whole file, the commit and
-//! evaluation that played the games, nodes per move, seed, date). `add` packs datagen output
-//! into new shards, `verify` checks every shard against its line, `stats` counts.
+//! evaluation that played the games, nodes per move, seed, date, then the datagen run's
+//! positions per CPU-second, its share of double Fischer random starts and its adjudication
+//! rules). Lines written before the last three columns existed have ten fields and stay
+//! valid (those columns read as `-`). `add` packs datagen output into new shards, `verify`
+//! checks every shard against its line, `stats` counts.
 
 use super::filter::{Filter, TrainingPosition};
 use super::format::{
-    BLOCK_HEADER_SIZE, CorpusError, GameRecord, GameResult, Metadata, ShardWriter, blocks, crc32,
-    decode_block, encode_game, read_header, read_shard,
+    BLOCK_HEADER_SIZE, CorpusError, GameRecord, GameResult, Metadata, ShardWriter, block_stats,
+    blocks, crc32, decode_block, encode_game, read_header, read_shard,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub const MANIFEST: &str = "MANIFEST";
 /// A shard is closed before it grows past this.
 pub const MAX_SHARD_BYTES: u64 = 32 << 20;
-const COLUMNS: [&str; 10] = [
+const COLUMNS: [&str; 13] = [
     "file",
     "games",
     "positions",
@@ -26,7 +29,12 @@ const COLUMNS: [&str; 10] = [
     "nodes",
     "seed",
     "date",
+    "pos_per_cpu_s",
+    "dfrc",
+    "adjudication",
 ];
+/// Lines written before the last three columns have only these.
+const OLD_COLUMNS: usize = 10;
 
 /// One shard's line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,12 +50,19 @@ pub struct Entry {
     pub nodes: String,
     pub seed: String,
     pub date: String,
+    /// The datagen run's positions per CPU-second (`-`: not recorded).
+    pub positions_per_cpu_second: String,
+    /// The share of games started from double Fischer random positions (`-`: not recorded,
+    /// none before the column existed).
+    pub dfrc: String,
+    /// The adjudication rules the games were played under (`-`: not recorded).
+    pub adjudication: String,
 }
 
 impl Entry {
     fn line(&self) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{:08x}\t{}\t{}\t{}\t{}\t{}\n",
+            "{}\t{}\t{}\t{}\t{:08x}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             self.file,
             self.games,
             self.positions,
@@ -57,19 +72,24 @@ impl Entry {
             self.evaluation,
             self.nodes,
             self.seed,
-            self.date
+            self.date,
+            self.positions_per_cpu_second,
+            self.dfrc,
+            self.adjudication
         )
     }
 
     fn parse(line: &str) -> Result<Entry, String> {
         let fields: Vec<&str> = line.split('\t').collect();
-        if fields.len() != COLUMNS.len() {
+        if fields.len() != COLUMNS.len() && fields.len() != OLD_COLUMNS {
             return Err(format!(
-                "{} fields, expected {}",
+                "{} fields, expected {} (or {OLD_COLUMNS} in a line written before the last \
+                 three columns existed)",
                 fields.len(),
                 COLUMNS.len()
             ));
         }
+        let optional = |i: usize| fields.get(i).map_or("-", |f| f).to_string();
         let number = |i: usize| {
             fields[i]
                 .parse::<u64>()
@@ -91,6 +111,9 @@ impl Entry {
             nodes: fields[7].to_string(),
             seed: fields[8].to_string(),
             date: fields[9].to_string(),
+            positions_per_cpu_second: optional(10),
+            dfrc: optional(11),
+            adjudication: optional(12),
         })
     }
 }
@@ -162,16 +185,24 @@ impl Manifest {
     }
 }
 
-/// The games of a datagen output file. A partial block at its end (the writer was killed
-/// during a write) is dropped with a note; any other damage is an error.
+/// The games of a datagen output file, and its header's metadata with the last run-totals
+/// block's values added. A partial block at its end (the writer was killed during a write)
+/// is dropped with a note; any other damage is an error.
 pub fn read_output(path: &Path) -> Result<(Metadata, Vec<GameRecord>, Option<String>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (metadata, start) = read_header(path, &bytes).map_err(|e| e.to_string())?;
+    let (mut metadata, start) = read_header(path, &bytes).map_err(|e| e.to_string())?;
     let mut games = Vec::new();
     let mut note = None;
     for block in blocks(path, &bytes, start) {
         match block {
-            Ok(block) => games.extend(decode_block(path, &block).map_err(|e| e.to_string())?),
+            Ok(block) => {
+                if let Some(totals) = block_stats(&block) {
+                    for (key, value) in totals.entries {
+                        metadata.set(&key, value);
+                    }
+                }
+                games.extend(decode_block(path, &block).map_err(|e| e.to_string())?)
+            }
             Err(e @ CorpusError::Truncated { .. }) => {
                 note = Some(format!("{e}; the partial block is left out"));
             }
@@ -259,6 +290,9 @@ pub fn add(dir: &Path, outputs: &[PathBuf]) -> Result<Added, String> {
                 nodes: field(&metadata, "nodes"),
                 seed: field(&metadata, "seed"),
                 date: field(&metadata, "date"),
+                positions_per_cpu_second: field(&metadata, "positions_per_cpu_second"),
+                dfrc: field(&metadata, "dfrc_share"),
+                adjudication: field(&metadata, "adjudication"),
             };
             Manifest::append(dir, &entry)?;
             added.entries.push(entry);

@@ -132,6 +132,9 @@ pub fn tune_constants(config: &SpsaConfig) -> Result<(), String> {
         seed: settings.seed,
         openings: settings.openings.as_ref().map(PathBuf::from),
         evaluation: config.evaluation,
+        // SPSA's games stay as they were: normal chess, the rules before they could be chosen.
+        dfrc_percent: 0,
+        adjudication: Some(datagen::Adjudication::LEGACY),
     };
     let openings = match &play.openings {
         Some(path) => datagen::load_openings(path)?,
@@ -424,7 +427,13 @@ fn play_pair(
             player.clear();
         }
         let first_move = datagen::search(&mut players[game.side_to_move().index()], &game, nodes);
-        datagen::play_out(&mut players[..], nodes, game, first_move)
+        datagen::play_out(
+            &mut players[..],
+            nodes,
+            shared.play.adjudication,
+            game,
+            first_move,
+        )
     };
     let plus_white = play(players, game.clone());
     players.swap(0, 1);
