@@ -23,8 +23,7 @@ pub mod nnue;
 // Exported: `--protocol`'s value is part of cli's public `GlobalOptions`; the tests read
 // XBoard's result lines.
 pub mod protocol;
-// Exported: `--driver`'s value is part of cli's public `GlobalOptions`; the tests run searches
-// directly.
+// Exported: the tests run searches directly.
 pub mod search;
 // The process's few OS calls, for cli (SIGINT, is stdin a terminal) and engine::limits
 // (available memory).

@@ -1,17 +1,15 @@
 //! What a parsed command line starts: a protocol session on the settings the flags gave
-//! (through the setters `setoption` and `option` use), or a tool on its configuration; each
+//! (through the setter `setoption` and `option` use), or a tool on its configuration; each
 //! gives back the exit status main.rs ends with.
 
 use super::{Cli, CorpusCommand, GlobalOptions, Subcommand};
-use crate::engine::limits::{DEFAULT_BENCH_DEPTH, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS};
-use crate::engine::options::EngineOptions;
-use crate::nnue::{Evaluation, Network};
-use crate::search::SearchDriver;
+use crate::engine::limits::{DEFAULT_DATAGEN_NODES, DEFAULT_HASH_MB, cap_hash_mb};
+use crate::engine::options::{EngineOptions, SetError, Spelling, clamp_threads};
 use crate::tools::{bench, corpus::manifest, datagen, epd, perft_command, spsa, train, tune};
 use crate::{logging, sys};
 
 /// Parses `args` (those after the program name) and does what they ask; returns the exit
-/// status (2 for a usage mistake).
+/// status (2 for a usage mistake, 1 for a failure, said on stderr).
 pub fn run_command_line(args: &[String]) -> i32 {
     let Cli {
         mut options,
@@ -19,72 +17,151 @@ pub fn run_command_line(args: &[String]) -> i32 {
     } = match super::parse(args) {
         Ok(cli) => cli,
         Err(error) => {
-            eprintln!("ironwood: {error}");
-            return 2;
+            error.print();
+            return error.exit_code();
         }
     };
     // `--hash` gets the same memory cap, and says so in the same words, as `memory N`; every
     // mode (the tools too) sees the capped size.
     options.hash_mb = options.hash_mb.map(|mb| {
-        let size = crate::engine::limits::cap_hash_mb(mb as u64);
+        let size = cap_hash_mb(mb as u64);
         if let Some(note) = &size.note {
             eprintln!("ironwood: {note}");
         }
         size.mb
     });
+    let Some(command) = command else {
+        serve(&options);
+        return 0;
+    };
+    run_tool(command, &options).unwrap_or_else(|e| {
+        eprintln!("ironwood: {e}");
+        1
+    })
+}
+
+/// A subcommand; `Ok(1)` when a perft suite finds a mismatch (said on stdout).
+fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String> {
+    let threads = options.threads_or_all_cores();
+    let tool_hash_mb = options.hash_mb.unwrap_or(datagen::DEFAULT_HASH_MB);
     match command {
-        Subcommand::Help => {
-            print!("{}", super::usage());
-            0
-        }
-        Subcommand::Version => {
-            println!("ironwood {}", crate::version());
-            0
-        }
-        Subcommand::Xboard => {
-            serve(&options);
-            0
-        }
-        Subcommand::Perft { depth, fen } => {
-            report(perft_command::run_divide(depth, fen.as_deref()))
-        }
-        Subcommand::PerftSuite { file, max_depth } => {
-            match perft_command::run_suite(&file.to_string_lossy(), max_depth) {
-                Ok(true) => 0,
-                Ok(false) => 1,
-                Err(e) => report(Err(e)),
+        Subcommand::Perft(args) => match args.epd {
+            Some(file) => {
+                let matched = perft_command::run_suite(&file.to_string_lossy(), args.max_depth)?;
+                return Ok(if matched { 0 } else { 1 });
             }
+            None => {
+                let fen = (!args.fen.is_empty()).then(|| args.fen.join(" "));
+                perft_command::run_divide(args.depth.unwrap_or(0), fen.as_deref())?
+            }
+        },
+        Subcommand::Bench { depth } => {
+            let search = tool_settings(options)?.search;
+            let hash_mb = options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB);
+            let r = bench::search_positions(depth, hash_mb, true, search.evaluation, search.driver);
+            let nps = u128::from(r.nodes) * 1000 / r.time_ms.max(1);
+            println!("nodes {} time_ms {} nps {nps}", r.nodes, r.time_ms);
+            // OpenBench reads the signature and speed from the last line in this shape.
+            println!("{} nodes {nps} nps", r.nodes);
         }
-        Subcommand::Bench { depth } => print_bench(&options, depth),
         Subcommand::Params => {
             let defaults = crate::search::SearchParams::default();
             for line in crate::search::params::spsa_input_lines(&defaults) {
                 println!("{line}");
             }
-            0
         }
         Subcommand::Epd { file, ms } => {
-            let hash_mb = options.hash_mb.unwrap_or(DEFAULT_HASH_MB);
-            let threads = options.threads.unwrap_or(1);
-            report(epd::solve_suite(&file.to_string_lossy(), ms, hash_mb, threads).map(|_| ()))
+            let (hash_mb, threads) = (options.hash_mb.unwrap_or(DEFAULT_HASH_MB), options.threads);
+            epd::solve_suite(&file.to_string_lossy(), ms, hash_mb, threads.unwrap_or(1))?;
         }
         Subcommand::Datagen(args) => {
-            let config = args.config(&options, evaluation(&options));
+            let config = datagen::DatagenConfig {
+                out: args.out,
+                threads,
+                hash_mb: tool_hash_mb,
+                games: args.games,
+                nodes: args.nodes,
+                seed: args.seed.unwrap_or_else(rand::random),
+                openings: args.openings,
+                evaluation: tool_settings(options)?.search.evaluation,
+                dfrc_percent: args.dfrc_percent,
+                adjudication: args
+                    .adjudication
+                    .map_or(Some(datagen::Adjudication::DEFAULT), |rules| rules.0),
+            };
             eprintln!("datagen: seed {}", config.seed);
-            report(datagen::generate_games(&config))
+            datagen::generate_games(&config)?
         }
-        Subcommand::Spsa(args) => {
-            let config = args.config(&options, evaluation(&options));
-            report(spsa::tune_constants(&config))
+        Subcommand::Spsa(args) => spsa::tune_constants(&spsa::SpsaConfig {
+            state: args.state,
+            params: args.params.map(|names| {
+                let found = names.iter().map(|n| crate::search::params::find_param(n));
+                found.flatten().collect()
+            }),
+            pairs: args.pairs,
+            nodes: args.nodes,
+            default_nodes: DEFAULT_DATAGEN_NODES,
+            seed: args.seed,
+            openings: args.openings,
+            out: args.out,
+            stop_after: args.stop_after,
+            threads,
+            hash_mb: tool_hash_mb,
+            evaluation: tool_settings(options)?.search.evaluation,
+        })?,
+        Subcommand::Corpus(command) => corpus(command)?,
+        Subcommand::Tune(args) => tune::fit_weights(&args.config(threads))?,
+        Subcommand::Train(args) => train::train_network(&args.config(threads))?,
+    }
+    Ok(0)
+}
+
+/// How the command line names options: as `GlobalOptions::engine_settings` does, choices in
+/// any case (the flags take them in lower case).
+const COMMAND_LINE: Spelling = Spelling {
+    shown: |_| true,
+    ignore_case: true,
+    check: |_| None,
+};
+
+/// The first settings: each flag that is an option too set through `EngineOptions::set`, the
+/// setter of `setoption` and `option`, so both share bounds, words and effects. Also the
+/// notes on the flags it refused (a network that cannot be loaded).
+fn engine_settings(options: &GlobalOptions) -> (EngineOptions, Vec<String>) {
+    let mut settings = EngineOptions {
+        log_limits: options.log_settings().limits,
+        announce_lab: options.tunables,
+        ..EngineOptions::default()
+    };
+    let mut refused = Vec::new();
+    for (flag, name, mut value) in options.engine_settings() {
+        // More threads than processors: as many as there are, as `cores N` does.
+        if name == "Threads" {
+            value = clamp_threads(value.parse().unwrap_or(1)).to_string();
         }
-        Subcommand::Corpus(command) => report(corpus(command)),
-        Subcommand::Tune(config) => report(tune::fit_weights(&config)),
-        Subcommand::Train(config) => report(train::train_network(&config)),
+        let mut result = settings.set(name, &value, COMMAND_LINE);
+        // Only the table: memory freed or taken since the cap above moves its range.
+        if let Err(SetError::OutOfRange { high, .. }) = result {
+            result = settings.set(name, &high.to_string(), COMMAND_LINE);
+        }
+        match result {
+            Ok(_) => {}
+            Err(SetError::Network(why)) => refused.push(format!("{flag} {why}")),
+            Err(_) => refused.push(format!("{flag} {value}: refused")),
+        }
+    }
+    (settings, refused)
+}
+
+/// The settings for a tool (bench, datagen, spsa), where a refused flag ends the run.
+fn tool_settings(options: &GlobalOptions) -> Result<EngineOptions, String> {
+    match engine_settings(options) {
+        (settings, refused) if refused.is_empty() => Ok(settings),
+        (_, refused) => Err(refused.join("; ")),
     }
 }
 
-/// A protocol session on stdin/stdout. The flags set the session's first settings through
-/// the setters `setoption` and `option` use.
+/// A protocol session on stdin/stdout, on the settings the flags gave.
 fn serve(options: &GlobalOptions) {
     sys::ignore_sigint();
     if sys::stdin_is_terminal() {
@@ -94,69 +171,17 @@ fn serve(options: &GlobalOptions) {
         );
         eprintln!("`ironwood --help` lists subcommands and options; `quit` leaves.");
     }
-    let log_settings = options.log_settings();
     // Said once to the GUI after its handshake (e.g. the log folder is not writable).
-    let mut warning = logging::init(&log_settings).warning;
-    let mut settings = EngineOptions {
-        hash_mb: options.hash_mb.unwrap_or(DEFAULT_HASH_MB),
-        threads: options.threads.unwrap_or(1),
-        move_overhead_ms: options.move_overhead_ms.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS),
-        log_limits: log_settings.limits,
-        announce_lab: options.tunables,
-        ..EngineOptions::default()
-    };
-    if let Some(file) = &options.eval_file
-        && let Err(e) = settings.set_eval_file(&file.to_string_lossy())
-    {
-        log::warn!("--eval-file {e}");
-        let note = format!("--eval-file {e}");
-        warning = Some(match warning {
-            Some(earlier) => format!("{earlier}; {note}"),
-            None => note,
-        });
+    let warning = logging::init(&options.log_settings()).warning;
+    let (settings, refused) = engine_settings(options);
+    refused.iter().for_each(|note| log::warn!("{note}"));
+    if let Some(n) = options.threads.filter(|&n| n > settings.threads) {
+        let cores = settings.threads;
+        eprintln!("ironwood: threads {n} is more than the {cores} processors; using {cores}");
     }
-    if options.classical {
-        settings.set_evaluation("Classical", false);
-    }
-    if let Some(driver) = options.driver {
-        settings.search.driver = driver;
-    }
+    let notes: Vec<String> = warning.into_iter().chain(refused).collect();
+    let warning = (!notes.is_empty()).then(|| notes.join("; "));
     crate::protocol::serve(settings, options.protocol, warning);
-}
-
-fn print_bench(options: &GlobalOptions, depth: Option<u32>) -> i32 {
-    let r = bench::search_positions(
-        depth.unwrap_or(DEFAULT_BENCH_DEPTH),
-        options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB),
-        true,
-        evaluation(options),
-        options.driver.unwrap_or(SearchDriver::Recursive),
-    );
-    let nps = u128::from(r.nodes) * 1000 / r.time_ms.max(1);
-    println!("nodes {} time_ms {} nps {nps}", r.nodes, r.time_ms);
-    // OpenBench reads the signature and speed from the last line in this shape.
-    println!("{} nodes {nps} nps", r.nodes);
-    0
-}
-
-/// The evaluation `--evaluation` and `--eval-file` ask for (bench, datagen, spsa); a network
-/// that cannot be loaded ends the run with status 1, as nothing else would say so.
-fn evaluation(options: &GlobalOptions) -> Evaluation {
-    let network = match &options.eval_file {
-        Some(file) => match Network::load(file) {
-            Ok(network) => Network::intern(network),
-            Err(e) => {
-                eprintln!("ironwood: --eval-file {}: {e}", file.display());
-                std::process::exit(1);
-            }
-        },
-        None => Network::embedded(),
-    };
-    if options.classical {
-        Evaluation::Classical
-    } else {
-        Evaluation::Nnue(network)
-    }
 }
 
 fn corpus(command: CorpusCommand) -> Result<(), String> {
@@ -178,18 +203,9 @@ fn corpus(command: CorpusCommand) -> Result<(), String> {
             }
         }
         CorpusCommand::Verify { dir } => println!("{}", manifest::verify(&dir)?),
-        CorpusCommand::Stats { paths, filter } => print!("{}", manifest::stats(&paths, &filter)?),
-    }
-    Ok(())
-}
-
-/// Exit status 0, or the error on stderr and 1.
-fn report(result: Result<(), String>) -> i32 {
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("ironwood: {e}");
-            1
+        CorpusCommand::Stats { paths, filter } => {
+            print!("{}", manifest::stats(&paths, &filter.filter())?)
         }
     }
+    Ok(())
 }

@@ -600,6 +600,87 @@ pub(crate) fn find_option(
     })
 }
 
+/// How one door names options and spells values: each protocol has its own, and the command
+/// line's start-up flags theirs (`cli`).
+#[derive(Clone, Copy)]
+pub(crate) struct Spelling {
+    /// Which options it reaches.
+    pub(crate) shown: fn(&EngineOption) -> bool,
+    /// Names and choices match whatever their case.
+    pub(crate) ignore_case: bool,
+    /// A check box's value as it spells it.
+    pub(crate) check: fn(&str) -> Option<bool>,
+}
+
+/// Why `EngineOptions::set` refused a value; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SetError {
+    Unknown,
+    /// Not a value of the option's kind.
+    BadValue(&'static EngineOption),
+    /// A number outside the option's range (inclusive).
+    OutOfRange {
+        option: &'static EngineOption,
+        low: i64,
+        high: i64,
+    },
+    /// A network file that cannot be used: why, and which network stays.
+    Network(String),
+}
+
+impl std::fmt::Debug for EngineOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EngineOption({})", self.name)
+    }
+}
+
+impl PartialEq for EngineOption {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for EngineOption {}
+
+impl EngineOptions {
+    /// The one door for a setting by name, for `setoption`, `option` and the start-up flags:
+    /// the option `name` as `spelling` names it takes `value` (trimmed) read as its kind;
+    /// a value it cannot take is refused and changes nothing. Answers the option and what
+    /// the change needs (`OptionEffect`), which the engine carries out.
+    pub(crate) fn set(
+        &mut self,
+        name: &str,
+        value: &str,
+        spelling: Spelling,
+    ) -> Result<(&'static EngineOption, OptionEffect), SetError> {
+        let option =
+            find_option(name, spelling.shown, spelling.ignore_case).ok_or(SetError::Unknown)?;
+        let value = value.trim();
+        let bad = SetError::BadValue(option);
+        match option.kind {
+            OptionKind::Check { set, .. } => set(self, (spelling.check)(value).ok_or(bad)?),
+            OptionKind::Spin { range, set, .. } => {
+                let (low, high) = range(self);
+                let v: i128 = value.parse().map_err(|_| bad)?;
+                if v < i128::from(low) || v > i128::from(high) {
+                    return Err(SetError::OutOfRange { option, low, high });
+                }
+                set(self, v as i64);
+            }
+            OptionKind::Combo { choices, set, .. } => {
+                let choice = choices
+                    .iter()
+                    .find(|c| **c == value || spelling.ignore_case && c.eq_ignore_ascii_case(value))
+                    .ok_or(bad)?;
+                set(self, choice);
+            }
+            OptionKind::Button => {}
+            OptionKind::File { set, .. } => set(self, value).map_err(SetError::Network)?,
+        }
+        Ok((option, option.effect))
+    }
+}
+
 /// A requested thread count brought within 1 and the processors this machine has.
 pub(crate) fn clamp_threads(requested: u64) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);

@@ -281,3 +281,23 @@ fn the_reader_finds_what_it_must() {
         ["engine"]
     );
 }
+
+/// The command-line parser's crate stays behind `cli`: no other file names it.
+#[test]
+fn only_cli_uses_clap() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let users: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            let text = fs::read_to_string(file).unwrap();
+            text.lines()
+                .map(strip_strings_and_comment)
+                .any(|line| line.contains("clap::") || line.contains("use clap"))
+        })
+        .map(|file| file.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert!(users.contains(&"cli/mod.rs".to_string()), "{users:?}");
+    assert!(users.iter().all(|f| f.starts_with("cli/")), "{users:?}");
+}

@@ -5,7 +5,9 @@
 //! on/off).
 
 pub(crate) use crate::engine::options::OptionEffect;
-use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
+use crate::engine::options::{
+    EngineOption, EngineOptions, OptionKind, SetError, Spelling, all_options,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -95,52 +97,39 @@ fn parse_check(value: &str) -> Option<bool> {
     }
 }
 
-/// Applies `setoption name NAME [value VALUE]`; a value the option cannot take is refused
-/// and changes nothing.
+/// How UCI names options (case-insensitively) and spells check boxes.
+const UCI: Spelling = Spelling {
+    shown: EngineOption::shown_to_uci,
+    ignore_case: true,
+    check: parse_check,
+};
+
+/// Applies `setoption name NAME [value VALUE]` through `EngineOptions::set`; a value the
+/// option cannot take is refused and changes nothing.
 pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, OptionError> {
-    let option = find_option(name, EngineOption::shown_to_uci, true)
-        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let raw = value.unwrap_or("");
-    let value = raw.trim();
-    let bad = || OptionError::BadValue {
-        name: name.to_string(),
-        value: raw.to_string(),
-    };
-    match option.kind {
-        OptionKind::Check { set, .. } => set(options, parse_check(value).ok_or_else(bad)?),
-        OptionKind::Spin { range, set, .. } => {
-            let (low, high) = range(options);
-            let v: i128 = value.parse().map_err(|_| bad())?;
-            if v < i128::from(low) || v > i128::from(high) {
-                return Err(OptionError::OutOfRange {
-                    name: name.to_string(),
-                    value: raw.to_string(),
-                    low: low as u64,
-                    high: high as u64,
-                });
-            }
-            set(options, v as i64);
-        }
-        OptionKind::Combo { choices, set, .. } => {
-            let choice = choices
-                .iter()
-                .find(|c| c.eq_ignore_ascii_case(value))
-                .ok_or_else(bad)?;
-            set(options, choice);
-        }
-        OptionKind::Button => {}
-        OptionKind::File { set, .. } => {
-            set(options, value).map_err(|why| OptionError::Network {
-                value: raw.to_string(),
-                why,
-            })?
-        }
+    match options.set(name, raw, UCI) {
+        Ok((_, effect)) => Ok(effect),
+        Err(SetError::Unknown) => Err(OptionError::Unknown(name.to_string())),
+        Err(SetError::BadValue(_)) => Err(OptionError::BadValue {
+            name: name.to_string(),
+            value: raw.to_string(),
+        }),
+        Err(SetError::OutOfRange { low, high, .. }) => Err(OptionError::OutOfRange {
+            name: name.to_string(),
+            value: raw.to_string(),
+            low: low as u64,
+            high: high as u64,
+        }),
+        Err(SetError::Network(why)) => Err(OptionError::Network {
+            value: raw.to_string(),
+            why,
+        }),
     }
-    Ok(option.effect)
 }
 
 #[cfg(test)]

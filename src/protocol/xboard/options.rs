@@ -4,7 +4,9 @@
 //! Names match exactly; check boxes take 0 or 1.
 
 pub(crate) use crate::engine::options::OptionEffect;
-use crate::engine::options::{EngineOption, EngineOptions, OptionKind, all_options, find_option};
+use crate::engine::options::{
+    EngineOption, EngineOptions, OptionKind, SetError, Spelling, all_options,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
@@ -75,52 +77,47 @@ fn feature(option: &EngineOption, options: &EngineOptions) -> String {
     }
 }
 
-/// Applies `option NAME[=VALUE]`; a value the option cannot take changes nothing.
+/// How XBoard names options (exactly) and spells check boxes (0 or 1).
+const XBOARD: Spelling = Spelling {
+    shown: EngineOption::shown_to_xboard,
+    ignore_case: false,
+    check: |value| match value {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    },
+};
+
+/// Applies `option NAME[=VALUE]` through `EngineOptions::set`; a value the option cannot
+/// take changes nothing.
 pub(crate) fn set(
     options: &mut EngineOptions,
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, OptionError> {
-    let option = find_option(name, EngineOption::shown_to_xboard, false)
-        .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let raw = value.unwrap_or("");
-    let value = raw.trim();
     let bad = |expected: String| OptionError::BadValue {
         name: name.to_string(),
         value: raw.to_string(),
         expected,
     };
-    match option.kind {
-        OptionKind::Check { set, .. } => match value {
-            "1" => set(options, true),
-            "0" => set(options, false),
-            _ => return Err(bad("0 or 1".to_string())),
-        },
-        OptionKind::Spin { range, set, .. } => {
-            let (low, high) = range(options);
-            let v = value
-                .parse::<i64>()
-                .ok()
-                .filter(|v| (low..=high).contains(v))
-                .ok_or_else(|| bad(format!("{low} to {high}")))?;
-            set(options, v);
-        }
-        OptionKind::Combo { choices, set, .. } => {
-            let choice = choices
-                .iter()
-                .find(|c| **c == value)
-                .ok_or_else(|| bad(format!("one of {}", choices.join(", "))))?;
-            set(options, choice);
-        }
-        OptionKind::Button => {}
-        OptionKind::File { set, .. } => {
-            set(options, value).map_err(|why| OptionError::Network {
-                value: raw.to_string(),
-                why,
-            })?
-        }
+    match options.set(name, raw, XBOARD) {
+        Ok((_, effect)) => Ok(effect),
+        Err(SetError::Unknown) => Err(OptionError::Unknown(name.to_string())),
+        Err(SetError::OutOfRange { low, high, .. }) => Err(bad(format!("{low} to {high}"))),
+        Err(SetError::BadValue(option)) => Err(bad(match option.kind {
+            OptionKind::Spin { range, .. } => {
+                let (low, high) = range(options);
+                format!("{low} to {high}")
+            }
+            OptionKind::Combo { choices, .. } => format!("one of {}", choices.join(", ")),
+            _ => "0 or 1".to_string(),
+        })),
+        Err(SetError::Network(why)) => Err(OptionError::Network {
+            value: raw.to_string(),
+            why,
+        }),
     }
-    Ok(option.effect)
 }
 
 #[cfg(test)]

@@ -71,6 +71,14 @@ impl Adjudication {
         draw_from_ply: 80,
     };
 
+    /// The rules in `--adjudication`'s form, e.g. `1000,4,10,8,80`.
+    pub fn flag(&self) -> String {
+        format!(
+            "{},{},{},{},{}",
+            self.win_score, self.win_plies, self.draw_score, self.draw_plies, self.draw_from_ply
+        )
+    }
+
     /// The rules as `--adjudication` takes them: `off`, or five numbers
     /// `WIN_CP,WIN_PLIES,DRAW_CP,DRAW_PLIES,DRAW_FROM_PLY`.
     pub fn parse(text: &str) -> Result<Option<Adjudication>, String> {
@@ -777,6 +785,7 @@ mod tests {
              draw: |score| <= 10 cp for 8 plies in a row from ply 80"
         );
         assert!(Adjudication::describe(None).starts_with("off"));
+        assert_eq!(Adjudication::DEFAULT.flag(), "1000,4,10,8,80");
     }
 
     #[test]

@@ -378,13 +378,13 @@ fn bad_datagen_values_are_refused_with_status_2() {
     for (args, says) in [
         (
             &["--dfrc-share", "101"][..],
-            "--dfrc-share must be a whole number from 0 to 100",
+            "must be a whole number from 0 to 100",
         ),
         (&["--dfrc-share", "-5"], "--dfrc-share"),
         (&["--dfrc-share", "ten"], "--dfrc-share"),
         (
             &["--adjudication", "on"],
-            "--adjudication: `on` is not `off` or five numbers",
+            "`on` is not `off` or five numbers",
         ),
         (&["--adjudication", "1000,4,10,8"], "--adjudication"),
         (
