@@ -111,7 +111,7 @@ impl Clock {
     /// set; under `st`, its time a move.
     pub(crate) fn time_limit(&self, game: &Game, engine: Color) -> TimeLimit {
         match self.control {
-            Control::PerMove { ms } => TimeLimit::PerMove { ms },
+            Control::PerMove { ms } => TimeLimit::MoveTime { ms },
             Control::Level {
                 moves_per_session,
                 increment_ms,
@@ -214,7 +214,7 @@ mod tests {
         clock.set_per_move(2000, game.ply());
         assert_eq!(
             clock.time_limit(&game, Color::White),
-            TimeLimit::PerMove { ms: 2000 }
+            TimeLimit::MoveTime { ms: 2000 }
         );
     }
 

@@ -28,9 +28,9 @@ pub enum TimeLimit {
         increment_ms: u64,
         moves_to_go: Option<u32>,
     },
-    /// XBoard `st`: at most this per move, nothing carried over.
-    PerMove { ms: u64 },
-    /// UCI `movetime`: this per move, used whole (no iteration is left unstarted to save time).
+    /// XBoard `st` and UCI `movetime`: this per move, used whole. Nothing is carried over to
+    /// the next move, so no iteration is left unstarted to save time (stopping at a share of
+    /// `st` used half of it on average).
     MoveTime { ms: u64 },
     /// A budget stated outright, with nothing kept back (`ironwood epd`, tests).
     Budget(TimeBudget),
@@ -52,13 +52,6 @@ impl TimeLimit {
     /// reserve, few enough to use the clock; the increment counts by `IncrementShare`.
     pub fn budget(self, overhead_ms: u64, params: &SearchParams) -> TimeBudget {
         match self {
-            TimeLimit::PerMove { ms } => {
-                let ms = per_move_ms(ms, overhead_ms);
-                TimeBudget {
-                    soft_ms: Some(ms),
-                    hard_ms: ms,
-                }
-            }
             TimeLimit::MoveTime { ms } => TimeBudget {
                 soft_ms: None,
                 hard_ms: per_move_ms(ms, overhead_ms),
@@ -117,7 +110,6 @@ impl std::fmt::Display for TimeLimit {
                     None => write!(f, ", sudden death"),
                 }
             }
-            TimeLimit::PerMove { ms } => write!(f, "time {ms} ms a move"),
             TimeLimit::MoveTime { ms } => write!(f, "time {ms} ms a move, used whole"),
             TimeLimit::Budget(TimeBudget { soft_ms, hard_ms }) => match soft_ms {
                 Some(soft) => write!(f, "time {soft} ms (at most {hard_ms} ms)"),

@@ -61,16 +61,16 @@ fn level_0_1_0_aims_at_a_twenty_fifth_and_stops_at_four_times_that() {
 }
 
 #[test]
-fn st_keeps_the_overhead_and_two_percent_back_and_aims_at_its_maximum() {
+fn st_and_movetime_keep_the_overhead_and_two_percent_back_and_use_the_rest_whole() {
     assert_eq!(
-        budget(TimeLimit::PerMove { ms: 5000 }),
-        soft_hard(Some(4870), 4870)
+        budget(TimeLimit::MoveTime { ms: 5000 }),
+        soft_hard(None, 4870)
     );
     assert_eq!(
-        budget(TimeLimit::PerMove { ms: 1000 }),
-        soft_hard(Some(950), 950)
+        budget(TimeLimit::MoveTime { ms: 1000 }),
+        soft_hard(None, 950)
     );
-    assert_eq!(budget(TimeLimit::PerMove { ms: 10 }), soft_hard(Some(5), 5));
+    assert_eq!(budget(TimeLimit::MoveTime { ms: 10 }), soft_hard(None, 5));
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn the_hard_rules_stop_at_the_node_limit_the_soft_one_after_a_root_move_and_the_
 fn nps_spends_the_soft_target_in_nodes_instead_of_on_the_wall_clock() {
     // st 1 at 1000 nodes a second: 950 ms of budget, 950 nodes, no wall clock.
     let nps = control(SearchLimits {
-        time: Some(TimeLimit::PerMove { ms: 1000 }),
+        time: Some(TimeLimit::MoveTime { ms: 1000 }),
         move_overhead_ms: OVERHEAD,
         nps: Some(1000),
         ..SearchLimits::default()
@@ -237,7 +237,7 @@ fn nps_spends_the_soft_target_in_nodes_instead_of_on_the_wall_clock() {
     // A smaller node limit (a Skill Level's) stands.
     let capped = control(SearchLimits {
         nodes: Some(400),
-        time: Some(TimeLimit::PerMove { ms: 1000 }),
+        time: Some(TimeLimit::MoveTime { ms: 1000 }),
         nps: Some(1000),
         ..SearchLimits::default()
     });
@@ -267,14 +267,14 @@ fn a_ponder_search_runs_on_no_clock_until_the_hit_brings_one() {
 #[test]
 fn the_move_overhead_comes_off_the_budget_at_the_start_and_at_a_ponder_hit() {
     let st = control(SearchLimits {
-        time: Some(TimeLimit::PerMove { ms: 2000 }),
+        time: Some(TimeLimit::MoveTime { ms: 2000 }),
         move_overhead_ms: 100,
         ponder: true,
         ..SearchLimits::default()
     });
-    assert_eq!(st.budget().1, Some(soft_hard(Some(1860), 1860)));
-    st.ponder_hit(Some(TimeLimit::PerMove { ms: 1000 }));
-    assert_eq!(st.budget().1, Some(soft_hard(Some(880), 880)));
+    assert_eq!(st.budget().1, Some(soft_hard(None, 1860)));
+    st.ponder_hit(Some(TimeLimit::MoveTime { ms: 1000 }));
+    assert_eq!(st.budget().1, Some(soft_hard(None, 880)));
 }
 
 #[test]

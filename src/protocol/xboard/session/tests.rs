@@ -367,7 +367,7 @@ fn settings_reach_the_search_thread_and_limits_reach_the_search() {
     h.send("new\nsd 4\nst 2\nusermove e2e4");
     let job = h.job();
     assert_eq!(job.limits.depth, Some(4));
-    assert_eq!(job.limits.time, Some(TimeLimit::PerMove { ms: 2000 }));
+    assert_eq!(job.limits.time, Some(TimeLimit::MoveTime { ms: 2000 }));
     assert_eq!(job.budget().unwrap().hard_ms, 2000 - 30 - 40);
     h.send("new\nnps 1000\nusermove e2e4");
     let job = h.job();
