@@ -4,7 +4,7 @@
 
 use super::{Cli, CorpusCommand, GlobalOptions, Subcommand};
 use crate::engine::limits::{DEFAULT_DATAGEN_NODES, DEFAULT_HASH_MB, cap_hash_mb};
-use crate::engine::options::{EngineOptions, SetError, Spelling, clamp_threads};
+use crate::engine::options::{EngineOptions, SetError, Spelling};
 use crate::tools::{bench, corpus::manifest, datagen, epd, perft_command, spsa, train, tune};
 use crate::{logging, sys};
 
@@ -134,11 +134,7 @@ fn engine_settings(options: &GlobalOptions) -> (EngineOptions, Vec<String>) {
         ..EngineOptions::default()
     };
     let mut refused = Vec::new();
-    for (flag, name, mut value) in options.engine_settings() {
-        // More threads than processors: as many as there are, as `cores N` does.
-        if name == "Threads" {
-            value = clamp_threads(value.parse().unwrap_or(1)).to_string();
-        }
+    for (flag, name, value) in options.engine_settings() {
         let mut result = settings.set(name, &value, COMMAND_LINE);
         // Only the table: memory freed or taken since the cap above moves its range.
         if let Err(SetError::OutOfRange { high, .. }) = result {
@@ -175,10 +171,6 @@ fn serve(options: &GlobalOptions) {
     let warning = logging::init(&options.log_settings()).warning;
     let (settings, refused) = engine_settings(options);
     refused.iter().for_each(|note| log::warn!("{note}"));
-    if let Some(n) = options.threads.filter(|&n| n > settings.threads) {
-        let cores = settings.threads;
-        eprintln!("ironwood: threads {n} is more than the {cores} processors; using {cores}");
-    }
     let notes: Vec<String> = warning.into_iter().chain(refused).collect();
     let warning = (!notes.is_empty()).then(|| notes.join("; "));
     crate::protocol::serve(settings, options.protocol, warning);

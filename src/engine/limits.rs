@@ -4,7 +4,7 @@
 
 /// The largest transposition table anyone may ask for (1 TB); more is refused outright.
 pub const MAX_HASH_MB: u64 = 1 << 20;
-/// The most search threads anyone may ask for (the search's own cap); the protocol caps
+/// The most search threads anyone may ask for (the search's own cap); XBoard's `cores` caps
 /// further at the machine's processors.
 pub use crate::search::MAX_THREADS;
 /// Clocks, time controls and increments above this (30 days) are refused: no game is played

@@ -20,6 +20,7 @@ use crate::search::{
     RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
     TimeLimit,
 };
+use limits::MAX_THREADS;
 use options::{EngineOptions, OptionEffect, clamp_threads};
 use policy::DrawResignPolicy;
 use rand::SeedableRng;
@@ -349,9 +350,17 @@ impl Engine {
         size.mb
     }
 
+    /// Search threads as asked, up to the search's cap: more than the processors is the
+    /// user's (or tester's) choice, and costs the clock nothing (the main thread alone stops
+    /// the search); XBoard's `cores`, a cap by definition, is brought within them first.
     pub(crate) fn set_threads(&mut self, requested: u64) -> usize {
-        let n = clamp_threads(requested);
-        log::info!("threads: {n}");
+        let n = usize::try_from(requested.clamp(1, MAX_THREADS)).unwrap_or(1);
+        let processors = clamp_threads(u64::MAX);
+        if n > processors {
+            log::warn!("threads: {n} on {processors} processors");
+        } else {
+            log::info!("threads: {n}");
+        }
         self.worker.set_threads(n);
         self.options.threads = n;
         n

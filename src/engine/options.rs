@@ -2,7 +2,7 @@
 //! log limits, Multi-PV, the search's `SearchFeatures` (a switch per technique, IID, driver,
 //! evaluation), the network file, Chess960 and strength, with the ranges both protocols enforce
 //! and the names they share (the switches, IID, driver and evaluation choices). Table size and
-//! threads are not kept here (only `clamp_threads`, the machine's bound): the core hands them
+//! threads are not kept here (only their bounds): the core hands them
 //! straight to the search thread. The protocol rooms name the other options and turn their
 //! text into these values. Each option's `Audience` says whether a GUI's list shows it always
 //! (a user's setting) or only with `--tunables` (the lab's switches and constants).
@@ -10,7 +10,7 @@
 use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
 use crate::engine::limits::{
-    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
 };
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
@@ -385,7 +385,7 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "Threads",
         OptionKind::Spin {
-            range: |_| (1, clamp_threads(u64::MAX) as i64),
+            range: |_| (1, MAX_THREADS as i64),
             get: |o| o.threads as i64,
             set: |o, v| o.threads = v as usize,
         },

@@ -197,7 +197,13 @@ fn multipv_lines_obey_the_rules() {
 #[test]
 fn pv_lines_obey_the_rules_with_helper_threads() {
     let mut engine = start();
+    // More threads than this machine's two cores: taken as asked.
     engine.send("setoption name Threads value 4");
+    engine.send("isready");
+    let lines = engine.until("readyok", LONG, |l| l == "readyok");
+    if let Some(error) = lines.iter().find(|l| l.contains("error")) {
+        engine.fail(error);
+    }
     for go in ["go nodes 40000", "go movetime 150"] {
         for setup in setups() {
             engine.send("ucinewgame");

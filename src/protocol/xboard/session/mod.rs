@@ -223,8 +223,10 @@ impl Session {
             Command::Memory(mb) => {
                 self.engine.set_hash_mb(mb);
             }
+            // At most N cores: never more than the machine has.
             Command::Cores(n) => {
-                self.engine.set_threads(u64::from(n));
+                let n = crate::engine::options::clamp_threads(u64::from(n));
+                self.engine.set_threads(n as u64);
             }
             Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Post => self.post = true,
