@@ -376,6 +376,12 @@ const TRAIN: Command = Command {
             )
             .default(Shown::Float(crate::tools::train::DEFAULT_LR_END)),
             Flag::new(
+                &["--hidden"],
+                Takes::Value("N"),
+                "hidden width per view: a multiple of 32 from 32 to 1024",
+            )
+            .default(Shown::Int(crate::nnue::DEFAULT_HIDDEN as u64)),
+            Flag::new(
                 &["--output-buckets"],
                 Takes::Value("N"),
                 "1, or 8 output layers chosen by the number of pieces",
@@ -972,6 +978,19 @@ fn train(args: &[String], options: &GlobalOptions) -> Result<Subcommand, CliErro
         lr_end: m
             .get("--lr-end", |n, v| nonnegative(n, v, false))?
             .unwrap_or(train::DEFAULT_LR_END),
+        hidden: m
+            .get("--hidden", |n, v| {
+                let hidden: usize = number(n, v)?;
+                if !crate::nnue::hidden_width_allowed(hidden) {
+                    return Err(CliError(format!(
+                        "{n} must be a multiple of {step} from {step} to {max}, not `{v}`",
+                        step = crate::nnue::HIDDEN_STEP,
+                        max = crate::nnue::MAX_HIDDEN
+                    )));
+                }
+                Ok(hidden)
+            })?
+            .unwrap_or(crate::nnue::DEFAULT_HIDDEN),
         output_buckets: m
             .get("--output-buckets", |n, v| {
                 choice(n, v, &[("1", 1), ("8", 8)])
@@ -1218,11 +1237,12 @@ mod tests {
         );
         let Subcommand::Train(train) = command(
             "train --data corpus --out n.nnue --output-buckets 8 --activation screlu \
-             --lr-schedule cosine --lr-end 0.00001",
+             --lr-schedule cosine --lr-end 0.00001 --hidden 256",
         ) else {
             panic!("not train");
         };
         assert_eq!(train.output_buckets, 8);
+        assert_eq!(train.hidden, 256);
         assert_eq!(
             train.activation,
             crate::nnue::Activation::SquaredClippedRelu
@@ -1405,6 +1425,9 @@ mod tests {
             "tune --data d.bin --out w.rs --holdout 1",
             "tune --data d.bin --out w.rs --l2 -1",
             "train --data d.iwc --out n.nnue --output-buckets 4",
+            "train --data d.iwc --out n.nnue --hidden 100",
+            "train --data d.iwc --out n.nnue --hidden 0",
+            "train --data d.iwc --out n.nnue --hidden 2048",
             "train --data d.iwc --out n.nnue --activation relu",
             "train --data d.iwc --out n.nnue --lr-schedule linear",
             "train --data d.iwc --out n.nnue --lr-end -1",
