@@ -131,8 +131,9 @@ fn row(weights: &[i16], hidden: usize, feature: u16) -> &[i16] {
 
 /// `values` (a view's H values) becomes `source` (or its own values when `source` is None)
 /// plus the rows of `adds` minus the rows of `subs`, lane by lane with i16 wrapping.
-/// `weights` holds H values per input; `source` has H values.
-#[inline]
+/// `weights` holds H values per input; `source` has H values. Always inlined: the width's
+/// match then costs the caller a compare, not a call that passes every slice again.
+#[inline(always)]
 pub(super) fn apply_rows(
     path: SimdPath,
     values: &mut [i16],
@@ -149,9 +150,27 @@ pub(super) fn apply_rows(
         // SAFETY: a SimdPath other than scalar is only made when the CPU has its features.
         Instructions::Avx2 => unsafe {
             match values.len() {
-                128 => x86::apply_rows_fixed::<128>(values, source, weights, adds, subs),
-                256 => x86::apply_rows_fixed::<256>(values, source, weights, adds, subs),
-                384 => x86::apply_rows_fixed::<384>(values, source, weights, adds, subs),
+                128 => x86::apply_rows_fixed::<128>(
+                    values.try_into().unwrap(),
+                    source.map(|s| s.try_into().unwrap()),
+                    weights,
+                    adds,
+                    subs,
+                ),
+                256 => x86::apply_rows_fixed::<256>(
+                    values.try_into().unwrap(),
+                    source.map(|s| s.try_into().unwrap()),
+                    weights,
+                    adds,
+                    subs,
+                ),
+                384 => x86::apply_rows_fixed::<384>(
+                    values.try_into().unwrap(),
+                    source.map(|s| s.try_into().unwrap()),
+                    weights,
+                    adds,
+                    subs,
+                ),
                 _ => x86::apply_rows_avx2(values, source, weights, adds, subs),
             }
         },
@@ -176,7 +195,7 @@ pub(super) fn count_differences(path: SimdPath, a: &[u64; 12], b: &[u64; 12]) ->
 /// The output layer's sum before the bias: clamp(v, 0, QA) x weight over the side to
 /// move's H values with the first half of the 2H `weights`, the other side's with the
 /// second.
-#[inline]
+#[inline(always)]
 pub(super) fn output_sum(path: SimdPath, own: &[i16], other: &[i16], weights: &[i16]) -> i64 {
     debug_assert!(super::hidden_width_allowed(own.len()));
     debug_assert!(other.len() == own.len() && weights.len() == 2 * own.len());
@@ -200,7 +219,7 @@ pub(super) fn output_sum(path: SimdPath, own: &[i16], other: &[i16], weights: &[
 /// The squared clipped ReLU's output sum before the bias, in QA x QA x QB units: v x v x w
 /// with v = clamp(value, 0, QA), halves as in `output_sum`. Every |weight| must be at most
 /// `MAX_SCRELU_OUTPUT_WEIGHT` (the vector path multiplies v x w in i16 lanes).
-#[inline]
+#[inline(always)]
 pub(super) fn squared_output_sum(
     path: SimdPath,
     own: &[i16],
@@ -331,14 +350,12 @@ mod x86 {
     /// bounds left to check but the rows'.
     #[target_feature(enable = "avx2")]
     pub(super) fn apply_rows_fixed<const H: usize>(
-        values: &mut [i16],
-        source: Option<&[i16]>,
+        values: &mut [i16; H],
+        source: Option<&[i16; H]>,
         weights: &[i16],
         adds: &[u16],
         subs: &[u16],
     ) {
-        let values: &mut [i16; H] = values.try_into().unwrap();
-        let source: Option<&[i16; H]> = source.map(|s| s.try_into().unwrap());
         let row = |feature: u16| -> &[i16; H] {
             let start = usize::from(feature) * H;
             weights[start..start + H].try_into().unwrap()
