@@ -412,6 +412,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "X", default_value_t = train::DEFAULT_LR_END,
           value_parser = real(0.0, false, f64::INFINITY, false))]
     pub lr_end: f64,
+    #[arg(long, value_name = "N", default_value_t = crate::nnue::DEFAULT_HIDDEN,
+          value_parser = hidden_width,
+          help = format!("hidden width per view: a multiple of {} up to {}",
+                         crate::nnue::HIDDEN_STEP, crate::nnue::MAX_HIDDEN))]
+    pub hidden: usize,
     /// 1, or 8 output layers chosen by the number of pieces
     #[arg(long, value_name = "N", default_value = "1", value_parser = one_of(&[("1", 1usize), ("8", 8)]))]
     pub output_buckets: usize,
@@ -471,6 +476,7 @@ impl TrainArgs {
             lr_step: self.lr_step,
             lr_gamma: self.lr_gamma,
             lr_end: self.lr_end,
+            hidden: self.hidden,
             output_buckets: self.output_buckets,
             activation: self.activation,
             input_transform: if self.mirror_inputs {
@@ -569,6 +575,14 @@ fn one_of<T: Copy>(choices: &'static [(&str, T)]) -> impl Fn(&str) -> Result<T, 
             format!("must be {}", names.join(" or "))
         })
     }
+}
+
+fn hidden_width(text: &str) -> Result<usize, String> {
+    let (step, max) = (crate::nnue::HIDDEN_STEP, crate::nnue::MAX_HIDDEN);
+    text.parse::<usize>()
+        .ok()
+        .filter(|&n| crate::nnue::hidden_width_allowed(n))
+        .ok_or_else(|| format!("must be a multiple of {step} from {step} to {max}"))
 }
 
 fn depth(text: &str) -> Result<u32, String> {

@@ -2,9 +2,15 @@
 //! computed for. Moving to another position adds the rows of the pieces that appeared and
 //! subtracts those that left, so a child costs a move's two to four rows, not thirty-two;
 //! a view whose mirroring (`InputTransform`) changes with the move is computed afresh.
+//!
+//! The values of a network of width H are 2H i16s on the heap (White's view, then Black's,
+//! side by side), sized when the accumulator is made: the search makes its stack's for its
+//! network (`Accumulator::for_network`), so evaluating never allocates, and a search frame
+//! stays as small as at width 128. Used with a network of another width (tests, tools),
+//! an accumulator is resized and computed afresh.
 
 use super::simd::{self, SimdPath};
-use super::{HIDDEN, InputTransform, Network, feature_with_mask, square_mask};
+use super::{DEFAULT_HIDDEN, InputTransform, Network, feature_with_mask, square_mask};
 use crate::board::{Color, PieceKind, Position, Square};
 
 /// Past this many changed pieces a refresh (at most 32 rows) is as cheap as an update.
@@ -15,19 +21,16 @@ type Pieces = [[u64; 6]; 2];
 
 #[derive(Clone)]
 pub struct Accumulator {
-    /// White's view, then Black's.
-    values: [[i16; HIDDEN]; 2],
+    /// White's view in `[..H]`, then Black's in `[H..2H]`, H the width it is sized for.
+    values: Box<[i16]>,
     pieces: Pieces,
     computed: bool,
 }
 
+/// Width 128, the embedded network's.
 impl Default for Accumulator {
     fn default() -> Self {
-        Accumulator {
-            values: [[0; HIDDEN]; 2],
-            pieces: [[0; 6]; 2],
-            computed: false,
-        }
+        Accumulator::with_hidden(DEFAULT_HIDDEN)
     }
 }
 
@@ -138,13 +141,50 @@ const MAX_PIECES: usize = 64;
 const NO_PIECES: Pieces = [[0; 6]; 2];
 
 impl Accumulator {
-    /// (side's view, other side's view).
-    pub fn perspectives(&self, side: Color) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
-        let [white, black] = &self.values;
+    /// An accumulator for networks of width `hidden`, not yet computed.
+    pub fn with_hidden(hidden: usize) -> Accumulator {
+        Accumulator {
+            values: vec![0; 2 * hidden].into_boxed_slice(),
+            pieces: [[0; 6]; 2],
+            computed: false,
+        }
+    }
+
+    /// An accumulator for `net`'s width.
+    pub fn for_network(net: &Network) -> Accumulator {
+        Accumulator::with_hidden(net.hidden)
+    }
+
+    /// (side's view, other side's view), H values each.
+    #[inline]
+    pub fn perspectives(&self, side: Color) -> (&[i16], &[i16]) {
+        let (white, black) = self.values.split_at(self.hidden());
         match side {
             Color::White => (white, black),
             Color::Black => (black, white),
         }
+    }
+
+    /// The width H it is sized for.
+    #[inline]
+    pub fn hidden(&self) -> usize {
+        self.values.len() / 2
+    }
+
+    /// Sized for `net` (a fresh, uncomputed accumulator if it was not): the search's never
+    /// change, as its stack is made for its network.
+    #[inline]
+    fn fit(&mut self, net: &Network) {
+        if self.values.len() != 2 * net.hidden {
+            *self = Accumulator::for_network(net);
+        }
+    }
+
+    /// View `v`'s H values, to write.
+    #[inline]
+    fn view_mut(&mut self, v: usize) -> &mut [i16] {
+        let h = self.hidden();
+        &mut self.values[v * h..(v + 1) * h]
     }
 
     /// Computes the values for `pos` from the biases and every piece.
@@ -157,10 +197,11 @@ impl Accumulator {
         let target = pieces_of(pos);
         let mirrored = views_mirrored_at(net, &target);
         let pieces = PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
+        self.fit(net);
         for view in Color::BOTH {
             simd::apply_rows(
                 path,
-                &mut self.values[view.index()],
+                self.view_mut(view.index()),
                 Some(&net.transformer_biases),
                 &net.transformer_weights,
                 pieces.added[view.index()].as_slice(),
@@ -187,13 +228,15 @@ impl Accumulator {
         pos: &Position,
         parent: Option<&Accumulator>,
     ) {
+        self.fit(net);
         let target = pieces_of(pos);
         let own = if self.computed {
             changes(path, &self.pieces, &target)
         } else {
             u32::MAX
         };
-        let parent = parent.filter(|p| p.computed);
+        // A parent of another width (never in a search) is no start.
+        let parent = parent.filter(|p| p.computed && p.values.len() == self.values.len());
         let from_parent = parent.map_or(u32::MAX, |p| changes(path, &p.pieces, &target));
         if own.min(from_parent) > MAX_CHANGES_TO_UPDATE {
             self.refresh_with(path, net, pos);
@@ -206,6 +249,7 @@ impl Accumulator {
         let mirrored = views_mirrored_at(net, &target);
         let from_mirrored = views_mirrored_at(net, from);
         type Changes = PieceChanges<{ MAX_CHANGES_TO_UPDATE as usize }>;
+        let h = net.hidden;
         let changed = match net.input_transform {
             InputTransform::Plain => Changes::between::<false>(from, &target, mirrored),
             InputTransform::MirroredByKingFile => Changes::between::<true>(from, &target, mirrored),
@@ -218,7 +262,7 @@ impl Accumulator {
                     PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
                 simd::apply_rows(
                     path,
-                    &mut self.values[v],
+                    self.view_mut(v),
                     Some(&net.transformer_biases),
                     &net.transformer_weights,
                     every_piece.added[v].as_slice(),
@@ -232,8 +276,8 @@ impl Accumulator {
             }
             simd::apply_rows(
                 path,
-                &mut self.values[v],
-                parent.map(|p| &p.values[v]),
+                &mut self.values[v * h..(v + 1) * h],
+                parent.map(|p| &p.values[v * h..(v + 1) * h]),
                 &net.transformer_weights,
                 added,
                 removed,
@@ -248,8 +292,8 @@ impl Accumulator {
         self.computed && self.pieces == pieces_of(pos)
     }
 
-    /// The values of both views (tests compare them).
-    pub fn values(&self) -> &[[i16; HIDDEN]; 2] {
+    /// The values of both views, White's H then Black's H (tests compare them).
+    pub fn values(&self) -> &[i16] {
         &self.values
     }
 }

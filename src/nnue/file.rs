@@ -1,7 +1,8 @@
 //! The network file, the one place its layout is defined. All numbers little-endian.
 //!
 //! Header, 48 bytes: the magic `IRONWNET` (8 bytes), then u32s: format version (1, 2 or 3),
-//! inputs (768), hidden width H (128), activation (0 = clipped ReLU, 1 = squared clipped
+//! inputs (768), hidden width H (a multiple of 32 from 32 to 1024: `hidden_width_allowed`;
+//! 128 in the embedded network), activation (0 = clipped ReLU, 1 = squared clipped
 //! ReLU; version 1 has only 0), QA (255), QB (64), eval scale (400), output buckets B
 //! (versions 2 and 3: 1 or 8; version 1: reserved, 0, and B is 1); then the FNV-1a 64-bit
 //! checksum (u64) of every byte after it. Version 3 only: one more u32, the input transform
@@ -22,7 +23,8 @@
 //! checksum covers it, so a damaged transform is caught like a damaged weight and networks
 //! that differ only in it have different checksums (the checksum names a network).
 use super::{
-    Activation, HIDDEN, INPUTS, InputTransform, Network, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE,
+    Activation, HIDDEN_STEP, INPUTS, InputTransform, MAX_HIDDEN, Network, OUTPUT_BUCKET_COUNTS, QA,
+    QB, SCALE, hidden_width_allowed,
 };
 use std::fmt;
 
@@ -43,9 +45,9 @@ pub const fn header_size(version: u32) -> usize {
     }
 }
 
-/// The payload's size with `buckets` output buckets.
-pub const fn payload_size(buckets: usize) -> usize {
-    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+/// The payload's size at hidden width `hidden` with `buckets` output buckets.
+pub const fn payload_size(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// The largest feature-transformer weight or bias a file may hold: 32 pieces and the bias
@@ -83,7 +85,14 @@ pub enum NetworkError {
         qb: u32,
         scale: u32,
     },
-    WrongSize(usize),
+    /// A file (or parts) of `size` bytes where its header's layout, hidden width `hidden`
+    /// with `buckets` output buckets, takes `expected` (the file's: header included).
+    WrongSize {
+        size: usize,
+        expected: usize,
+        hidden: u32,
+        buckets: u32,
+    },
     BadChecksum {
         stored: u64,
         computed: u64,
@@ -123,7 +132,8 @@ impl fmt::Display for NetworkError {
             ),
             NetworkError::BadLayout { inputs, hidden } => write!(
                 f,
-                "network layout {inputs} -> {hidden}; this build runs {INPUTS} -> {HIDDEN}"
+                "network layout {inputs} -> {hidden}; this build runs {INPUTS} -> H for H a \
+                 multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"
             ),
             NetworkError::UnknownActivation { version, code } => write!(
                 f,
@@ -144,9 +154,15 @@ impl fmt::Display for NetworkError {
                 "quantisation QA {qa}, QB {qb}, scale {scale}; this build uses QA {QA}, QB {QB}, \
                  scale {SCALE}"
             ),
-            NetworkError::WrongSize(n) => write!(
+            NetworkError::WrongSize {
+                size,
+                expected,
+                hidden,
+                buckets,
+            } => write!(
                 f,
-                "truncated or padded: {n} bytes, not the size of a network of this layout"
+                "truncated or padded: {size} bytes, where a {INPUTS} -> {hidden} network with \
+                 {buckets} output bucket(s), as its header says, takes {expected}"
             ),
             NetworkError::BadChecksum { stored, computed } => write!(
                 f,
@@ -197,9 +213,10 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadVersion(version));
     }
     let (inputs, hidden) = (u32_at(bytes, 12), u32_at(bytes, 16));
-    if (inputs, hidden) != (INPUTS as u32, HIDDEN as u32) {
+    if inputs != INPUTS as u32 || !hidden_width_allowed(hidden as usize) {
         return Err(NetworkError::BadLayout { inputs, hidden });
     }
+    let hidden = hidden as usize;
     let code = u32_at(bytes, 20);
     let activation = Activation::from_code(code)
         .filter(|&a| version >= 2 || a == Activation::ClippedRelu)
@@ -227,9 +244,14 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
             InputTransform::from_code(code).ok_or(NetworkError::UnknownInputTransform(code))?
         }
     };
-    let payload_len = payload_size(buckets);
+    let payload_len = payload_size(hidden, buckets);
     if bytes.len() != header_len + payload_len {
-        return Err(NetworkError::WrongSize(bytes.len()));
+        return Err(NetworkError::WrongSize {
+            size: bytes.len(),
+            expected: header_len + payload_len,
+            hidden: hidden as u32,
+            buckets: buckets as u32,
+        });
     }
     let stored = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
     let computed = checksum(&bytes[HEADER_SIZE..]);
@@ -237,7 +259,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadChecksum { stored, computed });
     }
     let payload = &bytes[header_len..];
-    let transformer_len = 2 * (INPUTS * HIDDEN + HIDDEN);
+    let transformer_len = 2 * (INPUTS * hidden + hidden);
     let output_end = payload_len - 4 * buckets;
     let transformer: Vec<i16> = i16s(&payload[..transformer_len]).collect();
     let output: Vec<i16> = i16s(&payload[transformer_len..output_end]).collect();
@@ -245,10 +267,10 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         .chunks_exact(4)
         .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
         .collect();
-    let (weights, biases) = transformer.split_at(INPUTS * HIDDEN);
+    let (weights, biases) = transformer.split_at(INPUTS * hidden);
     Network::from_parts(
         weights.to_vec(),
-        biases.try_into().unwrap(),
+        biases.to_vec(),
         activation,
         input_transform,
         &output,
@@ -271,8 +293,9 @@ fn version_of(net: &Network) -> u32 {
 /// 3's input transform field, then the payload.
 pub(super) fn encode_checksummed(net: &Network) -> Vec<u8> {
     let version = version_of(net);
-    let mut bytes =
-        Vec::with_capacity(header_size(version) - HEADER_SIZE + payload_size(net.output_buckets()));
+    let mut bytes = Vec::with_capacity(
+        header_size(version) - HEADER_SIZE + payload_size(net.hidden, net.output_buckets()),
+    );
     if version >= 3 {
         bytes.extend_from_slice(&net.input_transform.code().to_le_bytes());
     }
@@ -280,7 +303,7 @@ pub(super) fn encode_checksummed(net: &Network) -> Vec<u8> {
         .transformer_weights
         .iter()
         .chain(&net.transformer_biases)
-        .chain(net.output_weights.as_flattened())
+        .chain(&net.output_weights)
     {
         bytes.extend_from_slice(&value.to_le_bytes());
     }
@@ -304,7 +327,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
     for field in [
         version,
         INPUTS as u32,
-        HIDDEN as u32,
+        net.hidden as u32,
         net.activation.code(),
         QA as u32,
         QB as u32,

@@ -20,8 +20,21 @@ pub use simd::SimdPath;
 
 /// Piece-square inputs: (own or other side) x kind x square, from one side's view.
 pub const INPUTS: usize = 768;
-/// The hidden layer's width per perspective.
-pub const HIDDEN: usize = 128;
+/// The hidden layer's width per perspective of the embedded network, and the trainer's
+/// default.
+pub const DEFAULT_HIDDEN: usize = 128;
+/// A network's hidden width H is a multiple of this (two AVX2 registers of i16 lanes)...
+pub const HIDDEN_STEP: usize = 32;
+/// ...up to this: an accumulator holds this many values per view whatever the network, so
+/// the search's stack needs no allocation, and the output layer's i32 lanes cannot overflow
+/// below it (`simd`).
+pub const MAX_HIDDEN: usize = 1024;
+
+/// Can the engine run a network of hidden width `hidden` (a multiple of `HIDDEN_STEP` from
+/// `HIDDEN_STEP` to `MAX_HIDDEN`)?
+pub const fn hidden_width_allowed(hidden: usize) -> bool {
+    hidden >= HIDDEN_STEP && hidden <= MAX_HIDDEN && hidden.is_multiple_of(HIDDEN_STEP)
+}
 /// The output bucket counts a network may have: one output layer, or one per material band.
 pub const OUTPUT_BUCKET_COUNTS: [usize; 2] = [1, 8];
 /// Quantisation: transformer weights and biases are floats x QA, output weights x QB, the
@@ -215,14 +228,17 @@ pub fn view_mirrors(transform: InputTransform, white_features: &[u16]) -> [bool;
 /// A quantised network.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// Row `f` (HIDDEN values) is the weights of input `f`.
+    /// The hidden width H (`hidden_width_allowed`).
+    pub(crate) hidden: usize,
+    /// Row `f` (H values) is the weights of input `f`.
     pub(crate) transformer_weights: Vec<i16>,
-    pub(crate) transformer_biases: [i16; HIDDEN],
+    /// H values.
+    pub(crate) transformer_biases: Vec<i16>,
     pub(crate) activation: Activation,
     pub(crate) input_transform: InputTransform,
-    /// One row of 2 x HIDDEN per output bucket: side to move's half first, then the other
-    /// side's.
-    pub(crate) output_weights: Vec<[i16; 2 * HIDDEN]>,
+    /// One row of 2 x H per output bucket, one after the other: side to move's half first,
+    /// then the other side's.
+    pub(crate) output_weights: Vec<i16>,
     /// One per output bucket.
     pub(crate) output_biases: Vec<i32>,
     checksum: u64,
@@ -232,7 +248,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}, {}, {}, {} buckets, {:016x})",
+            "Network({INPUTS}->{}, {}, {}, {} buckets, {:016x})",
+            self.hidden,
             self.input_transform.name(),
             self.activation.name(),
             self.output_biases.len(),
@@ -242,28 +259,39 @@ impl fmt::Debug for Network {
 }
 
 impl Network {
-    /// A network from its quantised values: `output_weights` holds 2 x HIDDEN values per
-    /// bucket and `output_biases` one, for 1 or 8 buckets. Refuses transformer values an
-    /// accumulator could overflow with, and (for SCReLU) output weights the integer output
-    /// layer could overflow with.
+    /// A network from its quantised values, of the hidden width H the biases' count says
+    /// (`hidden_width_allowed`): `transformer_weights` holds H values per input,
+    /// `output_weights` 2 x H per bucket and `output_biases` one, for 1 or 8 buckets.
+    /// Refuses transformer values an accumulator could overflow with, and (for SCReLU)
+    /// output weights the integer output layer could overflow with.
     pub fn from_parts(
         transformer_weights: Vec<i16>,
-        transformer_biases: [i16; HIDDEN],
+        transformer_biases: Vec<i16>,
         activation: Activation,
         input_transform: InputTransform,
         output_weights: &[i16],
         output_biases: Vec<i32>,
     ) -> Result<Network, NetworkError> {
+        let hidden = transformer_biases.len();
+        if !hidden_width_allowed(hidden) {
+            return Err(NetworkError::BadLayout {
+                inputs: INPUTS as u32,
+                hidden: hidden as u32,
+            });
+        }
         let buckets = output_biases.len();
         if !OUTPUT_BUCKET_COUNTS.contains(&buckets) {
             return Err(NetworkError::BadOutputBuckets(buckets as u32));
         }
-        if transformer_weights.len() != INPUTS * HIDDEN
-            || output_weights.len() != buckets * 2 * HIDDEN
+        if transformer_weights.len() != INPUTS * hidden
+            || output_weights.len() != buckets * 2 * hidden
         {
-            return Err(NetworkError::WrongSize(
-                2 * (transformer_weights.len() + output_weights.len()),
-            ));
+            return Err(NetworkError::WrongSize {
+                size: 2 * (transformer_weights.len() + hidden + output_weights.len()) + 4 * buckets,
+                expected: file::payload_size(hidden, buckets),
+                hidden: hidden as u32,
+                buckets: buckets as u32,
+            });
         }
         let limit = file::MAX_TRANSFORMER_VALUE;
         if let Some((index, &value)) = transformer_weights
@@ -285,11 +313,12 @@ impl Network {
             }
         }
         let mut net = Network {
+            hidden,
             transformer_weights,
             transformer_biases,
             activation,
             input_transform,
-            output_weights: output_weights.as_chunks::<{ 2 * HIDDEN }>().0.to_vec(),
+            output_weights: output_weights.to_vec(),
             output_biases,
             checksum: 0,
         };
@@ -314,6 +343,11 @@ impl Network {
     /// holds one), which names the network in logs and options.
     pub fn checksum(&self) -> u64 {
         self.checksum
+    }
+
+    /// The hidden width H per view.
+    pub fn hidden(&self) -> usize {
+        self.hidden
     }
 
     pub fn activation(&self) -> Activation {
@@ -348,7 +382,8 @@ impl Network {
     }
 
     /// A network that lives as long as the process, so searches hold it without a lock or
-    /// a count. Each distinct network loaded is kept once (about 200 KB).
+    /// a count. Each distinct network loaded is kept once (about 200 KB at width 128, 1.5 KB
+    /// more per unit of width).
     pub fn intern(net: Network) -> &'static Network {
         static LOADED: Mutex<Vec<&'static Network>> = Mutex::new(Vec::new());
         if *Network::embedded() == net {
@@ -377,23 +412,25 @@ impl Network {
         side: Color,
         bucket: usize,
     ) -> i32 {
+        debug_assert_eq!(acc.hidden(), self.hidden);
         let (own, other) = acc.perspectives(side);
-        let weights = &self.output_weights[bucket];
+        let width = 2 * self.hidden;
+        let weights = &self.output_weights[bucket * width..(bucket + 1) * width];
         // Either sum is in units of QA x QB, as the bias is.
         let sum = match self.activation {
             Activation::ClippedRelu => simd::output_sum(path, own, other, weights),
             // The sum of v x v x w is in QA x QA x QB: one division brings it to QA x QB.
             Activation::SquaredClippedRelu => {
-                simd::squared_output_sum(path, own, other, weights) / QA
+                simd::squared_output_sum(path, own, other, weights) / i64::from(QA)
             }
         };
-        let sum = i64::from(sum) + i64::from(self.output_biases[bucket]);
+        let sum = sum + i64::from(self.output_biases[bucket]);
         (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` from scratch: centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut acc = Accumulator::default();
+        let mut acc = Accumulator::for_network(self);
         acc.refresh(self, pos);
         self.finish(pos, &acc)
     }
@@ -467,8 +504,9 @@ mod tests {
         assert_eq!(net.to_bytes(), EMBEDDED_FILE);
         assert_eq!(
             EMBEDDED_FILE.len(),
-            file::HEADER_SIZE + file::payload_size(net.output_buckets())
+            file::HEADER_SIZE + file::payload_size(DEFAULT_HIDDEN, net.output_buckets())
         );
+        assert_eq!(net.hidden(), DEFAULT_HIDDEN);
     }
 
     #[test]
@@ -550,7 +588,7 @@ mod tests {
             changed.transformer_biases,
             changed.activation,
             changed.input_transform,
-            changed.output_weights.as_flattened(),
+            &changed.output_weights,
             changed.output_biases,
         )
         .unwrap();

@@ -148,15 +148,19 @@ pub struct SearchStack {
     frames: Vec<Frame>,
 }
 
-impl Default for SearchStack {
-    fn default() -> Self {
+impl SearchStack {
+    /// The frames of a search with `evaluation`, their accumulators sized for its network,
+    /// so evaluating never allocates.
+    pub fn new(evaluation: Evaluation) -> SearchStack {
+        let mut frame = Frame::default();
+        if let Evaluation::Nnue(net) = evaluation {
+            frame.accumulator = Accumulator::for_network(net);
+        }
         SearchStack {
-            frames: vec![Frame::default(); FRAME_COUNT],
+            frames: vec![frame; FRAME_COUNT],
         }
     }
-}
 
-impl SearchStack {
     /// Copies the child's line behind `m` into the line of the node at `ply`.
     pub fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.frames.split_at_mut(ply + 1);

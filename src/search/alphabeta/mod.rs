@@ -111,6 +111,7 @@ impl<'a> ThreadSearch<'a> {
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 4);
         keys.extend_from_slice(history);
+        let stack = SearchStack::new(features.evaluation);
         ThreadSearch {
             tt,
             root: root.clone(),
@@ -127,7 +128,7 @@ impl<'a> ThreadSearch<'a> {
             selective_depth: 0,
             stopped: false,
             tables,
-            stack: SearchStack::default(),
+            stack,
             lmr,
             best_move_stability: 0,
             null_verify_ply: 0,

@@ -7,7 +7,7 @@
 pub mod network;
 
 use crate::board::Color;
-use crate::nnue::{self, Activation, HIDDEN, InputTransform, SCALE};
+use crate::nnue::{self, Activation, InputTransform, SCALE};
 use crate::tools::corpus::filter::Filter;
 use crate::tools::corpus::manifest::read_games;
 use network::{FloatNetwork, Shape, white_features};
@@ -59,6 +59,9 @@ pub struct TrainConfig {
     pub lr_step: usize,
     pub lr_gamma: f64,
     pub lr_end: f64,
+    /// The hidden width H per view (`nnue::hidden_width_allowed`; `nnue::DEFAULT_HIDDEN`
+    /// unless `--hidden` says).
+    pub hidden: usize,
     /// 1 or 8 output buckets (by material, `nnue::output_bucket`).
     pub output_buckets: usize,
     pub activation: Activation,
@@ -404,6 +407,15 @@ fn write_network(net: &FloatNetwork, path: &Path) -> Result<(), String> {
 /// loss (the last one without held-out games) to `config.out`.
 pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     let started = Instant::now();
+    if !nnue::hidden_width_allowed(config.hidden) {
+        return Err(format!(
+            "hidden width {}: the engine runs multiples of {} from {} to {}",
+            config.hidden,
+            nnue::HIDDEN_STEP,
+            nnue::HIDDEN_STEP,
+            nnue::MAX_HIDDEN
+        ));
+    }
     let data = load(
         &config.data,
         &config.filter,
@@ -426,7 +438,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         data.games,
         data.train.len(),
         data.validation.len(),
-        HIDDEN,
+        config.hidden,
         config.output_buckets,
         config.activation.name(),
         config.input_transform.name(),
@@ -449,7 +461,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     );
     let mut rng = StdRng::seed_from_u64(config.seed);
     let shape = Shape {
-        hidden: HIDDEN,
+        hidden: config.hidden,
         output_buckets: config.output_buckets,
         activation: config.activation,
         input_transform: config.input_transform,
@@ -543,6 +555,7 @@ mod tests {
             lr_step: 8,
             lr_gamma: 0.3,
             lr_end: 1e-6,
+            hidden: nnue::DEFAULT_HIDDEN,
             output_buckets: 1,
             activation: Activation::ClippedRelu,
             input_transform: InputTransform::Plain,

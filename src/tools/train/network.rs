@@ -7,7 +7,7 @@
 use crate::board::{Color, Position};
 use crate::nnue::file::{MAX_SCRELU_OUTPUT_WEIGHT, MAX_TRANSFORMER_VALUE};
 use crate::nnue::{
-    self, Activation, HIDDEN, INPUTS, InputTransform, Network, NetworkError, QA, QB, SCALE,
+    self, Activation, DEFAULT_HIDDEN, INPUTS, InputTransform, Network, NetworkError, QA, QB, SCALE,
     output_bucket,
 };
 use rand::Rng;
@@ -29,9 +29,9 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Generation 0's: width H, one bucket, clipped ReLU, plain inputs (file version 1).
+    /// Generation 0's: width 128, one bucket, clipped ReLU, plain inputs (file version 1).
     pub const ENGINE_V1: Shape = Shape {
-        hidden: HIDDEN,
+        hidden: DEFAULT_HIDDEN,
         output_buckets: 1,
         activation: Activation::ClippedRelu,
         input_transform: InputTransform::Plain,
@@ -166,9 +166,10 @@ impl FloatNetwork {
         self.output(&white_features(pos), pos.side_to_move() == Color::Black) * SCALE as f32
     }
 
-    /// Rounds to the engine's integers; the network must have the engine's width.
+    /// Rounds to the engine's integers; the width must be one the engine runs
+    /// (`nnue::hidden_width_allowed`), else `NetworkError::BadLayout`.
     pub fn quantise(&self) -> Result<Network, NetworkError> {
-        if self.shape.hidden != HIDDEN {
+        if !nnue::hidden_width_allowed(self.shape.hidden) {
             return Err(NetworkError::BadLayout {
                 inputs: INPUTS as u32,
                 hidden: self.shape.hidden as u32,
@@ -176,17 +177,14 @@ impl FloatNetwork {
         }
         let limit = f32::from(MAX_TRANSFORMER_VALUE);
         let transformer = |w: f32| (w * QA as f32).round().clamp(-limit, limit) as i16;
-        let weights: Vec<i16> = self.params[..INPUTS * HIDDEN]
+        let weights: Vec<i16> = self.params[..self.transformer_biases_at()]
             .iter()
             .map(|&w| transformer(w))
             .collect();
-        let mut biases = [0i16; HIDDEN];
-        for (q, &b) in biases
-            .iter_mut()
-            .zip(&self.params[self.transformer_biases_at()..self.output_weights_at(0)])
-        {
-            *q = transformer(b);
-        }
+        let biases: Vec<i16> = self.params[self.transformer_biases_at()..self.output_weights_at(0)]
+            .iter()
+            .map(|&b| transformer(b))
+            .collect();
         // `clip` keeps output weights within the squared clipped ReLU's bound already; the
         // clamp only guards networks edited by hand.
         let output_limit = match self.shape.activation {
@@ -217,7 +215,7 @@ impl FloatNetwork {
     /// The float network whose quantisation is `net` exactly.
     pub fn dequantise(net: &Network) -> FloatNetwork {
         let shape = Shape {
-            hidden: HIDDEN,
+            hidden: net.hidden(),
             output_buckets: net.output_buckets(),
             activation: net.activation(),
             input_transform: net.input_transform(),
@@ -229,12 +227,7 @@ impl FloatNetwork {
                 .chain(&net.transformer_biases)
                 .map(|&w| f32::from(w) / QA as f32),
         );
-        params.extend(
-            net.output_weights
-                .as_flattened()
-                .iter()
-                .map(|&w| f32::from(w) / QB as f32),
-        );
+        params.extend(net.output_weights.iter().map(|&w| f32::from(w) / QB as f32));
         params.extend(
             net.output_biases
                 .iter()

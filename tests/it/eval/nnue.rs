@@ -8,8 +8,8 @@ use crate::common;
 use ironwood::board::Color;
 use ironwood::board::{MoveKind, Position};
 use ironwood::nnue::{
-    Accumulator, Activation, Evaluation, HIDDEN, INPUTS, InputTransform, Network, NetworkError,
-    SimdPath, file,
+    Accumulator, Activation, DEFAULT_HIDDEN, Evaluation, INPUTS, InputTransform, Network,
+    NetworkError, SimdPath, file,
 };
 use ironwood::tools::train::network::{FloatNetwork, Shape, white_features};
 use ironwood::tools::train::{Sample, loss, loss_and_gradient};
@@ -230,13 +230,18 @@ fn every_simd_path_gives_the_scalar_integers_at_every_node_of_perft_3() {
         SimdPath::active().name()
     ));
     // Networks whose hidden values leave the activation's range both ways, so clamping and
-    // the output sums' extremes are exercised too, in every shape.
+    // the output sums' extremes are exercised too, in every shape, and at the wider widths
+    // (a tile and a half, three tiles).
     let mut rng = StdRng::seed_from_u64(32);
     let louds: Vec<Network> = [1, 8]
         .into_iter()
-        .flat_map(|buckets| Activation::ALL.map(|activation| (buckets, activation)))
-        .map(|(buckets, activation)| {
-            loud_network(&mut rng, buckets, activation, InputTransform::Plain)
+        .flat_map(|buckets| Activation::ALL.map(|activation| (DEFAULT_HIDDEN, buckets, activation)))
+        .chain([
+            (192, 8, Activation::SquaredClippedRelu),
+            (384, 1, Activation::ClippedRelu),
+        ])
+        .map(|(hidden, buckets, activation)| {
+            loud_network(&mut rng, hidden, buckets, activation, InputTransform::Plain)
         })
         .collect();
     let nets: Vec<&Network> = std::iter::once(Network::embedded()).chain(&louds).collect();
@@ -254,12 +259,13 @@ fn a_mirrored_networks_updates_equal_a_refresh_on_every_path_as_kings_cross_the_
     // the scalar refresh's integers, from the parent and in place, on every path.
     let mut rng = StdRng::seed_from_u64(33);
     let louds = [
-        (1, Activation::ClippedRelu),
-        (8, Activation::SquaredClippedRelu),
+        (DEFAULT_HIDDEN, 1, Activation::ClippedRelu),
+        (256, 8, Activation::SquaredClippedRelu),
     ]
-    .map(|(buckets, activation)| {
+    .map(|(hidden, buckets, activation)| {
         loud_network(
             &mut rng,
+            hidden,
             buckets,
             activation,
             InputTransform::MirroredByKingFile,
@@ -280,9 +286,10 @@ fn a_mirrored_networks_updates_equal_a_refresh_on_every_path_as_kings_cross_the_
     assert!(seen.kings_crossing_east > 1000 && seen.kings_crossing_west > 1000);
 }
 
-/// A network of random integers over the whole range a file may hold.
+/// A network of width `hidden` of random integers over the whole range a file may hold.
 fn loud_network(
     rng: &mut StdRng,
+    hidden: usize,
     buckets: usize,
     activation: Activation,
     input_transform: InputTransform,
@@ -293,13 +300,13 @@ fn loud_network(
         Activation::SquaredClippedRelu => file::MAX_SCRELU_OUTPUT_WEIGHT,
     };
     Network::from_parts(
-        (0..INPUTS * HIDDEN)
+        (0..INPUTS * hidden)
             .map(|_| rng.gen_range(-limit..=limit))
             .collect(),
-        std::array::from_fn(|_| rng.gen_range(-limit..=limit)),
+        (0..hidden).map(|_| rng.gen_range(-limit..=limit)).collect(),
         activation,
         input_transform,
-        &(0..buckets * 2 * HIDDEN)
+        &(0..buckets * 2 * hidden)
             .map(|_| rng.gen_range(-output_limit..=output_limit))
             .collect::<Vec<_>>(),
         (0..buckets)
@@ -316,7 +323,7 @@ fn shapes() -> Vec<Shape> {
         for output_buckets in [1, 8] {
             for activation in Activation::ALL {
                 shapes.push(Shape {
-                    hidden: HIDDEN,
+                    hidden: DEFAULT_HIDDEN,
                     output_buckets,
                     activation,
                     input_transform,
@@ -591,7 +598,7 @@ fn a_mirrored_network_scores_a_position_and_its_a_h_mirror_alike_and_a_plain_one
     }
     for input_transform in InputTransform::ALL {
         let shape = Shape {
-            hidden: HIDDEN,
+            hidden: DEFAULT_HIDDEN,
             output_buckets: 8,
             activation: Activation::SquaredClippedRelu,
             input_transform,
@@ -640,7 +647,10 @@ fn a_mirrored_network_scores_a_position_and_its_a_h_mirror_alike_and_a_plain_one
 fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
     // A version 1 file: its header's reserved fields are checked too.
     let good = GEN0_FILE.to_vec();
-    assert_eq!(good.len(), file::HEADER_SIZE + file::payload_size(1));
+    assert_eq!(
+        good.len(),
+        file::HEADER_SIZE + file::payload_size(DEFAULT_HIDDEN, 1)
+    );
     let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
 
     let mut bad = good.clone();
@@ -668,13 +678,47 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
             code: 1
         }
     );
+    // A width the engine does not run, and one it runs but the file's size is not of.
+    for hidden in [0, 16, 100, 200, 1056, 2048, u32::MAX] {
+        let mut bad = good.clone();
+        bad[16..20].copy_from_slice(&hidden.to_le_bytes());
+        assert_eq!(
+            refuse(&bad),
+            NetworkError::BadLayout {
+                inputs: 768,
+                hidden
+            }
+        );
+    }
     let mut bad = good.clone();
-    bad[16..20].copy_from_slice(&256u32.to_le_bytes());
+    bad[16..20].copy_from_slice(&200u32.to_le_bytes());
+    assert!(refuse(&bad).to_string().contains(
+        "network layout 768 -> 200; this build runs 768 -> H for H a multiple of 32 from 32 \
+         to 1024"
+    ));
+    let mut bad = good.clone();
+    bad[12..16].copy_from_slice(&769u32.to_le_bytes());
     assert!(matches!(
         refuse(&bad),
-        NetworkError::BadLayout { hidden: 256, .. }
+        NetworkError::BadLayout { inputs: 769, .. }
     ));
-    assert!(refuse(&bad).to_string().contains("768 -> 256"));
+    let mut bad = good.clone();
+    bad[16..20].copy_from_slice(&256u32.to_le_bytes());
+    let expected = file::HEADER_SIZE + file::payload_size(256, 1);
+    assert_eq!(
+        refuse(&bad),
+        NetworkError::WrongSize {
+            size: good.len(),
+            expected,
+            hidden: 256,
+            buckets: 1
+        }
+    );
+    assert!(refuse(&bad).to_string().contains(&format!(
+        "{} bytes, where a 768 -> 256 network with 1 output bucket(s), as its header says, \
+         takes {expected}",
+        good.len()
+    )));
     let mut bad = good.clone();
     bad[24..28].copy_from_slice(&127u32.to_le_bytes());
     assert!(matches!(
@@ -682,13 +726,16 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
         NetworkError::BadQuantisation { qa: 127, .. }
     ));
     assert_eq!(refuse(&good[..20]), NetworkError::TooShort(20));
-    assert_eq!(
-        refuse(&good[..good.len() - 1]),
-        NetworkError::WrongSize(good.len() - 1)
-    );
+    let wrong_size = |size| NetworkError::WrongSize {
+        size,
+        expected: good.len(),
+        hidden: 128,
+        buckets: 1,
+    };
+    assert_eq!(refuse(&good[..good.len() - 1]), wrong_size(good.len() - 1));
     let mut longer = good.clone();
     longer.push(0);
-    assert_eq!(refuse(&longer), NetworkError::WrongSize(good.len() + 1));
+    assert_eq!(refuse(&longer), wrong_size(good.len() + 1));
     // One flipped bit anywhere in the weights.
     for at in [
         file::HEADER_SIZE,
@@ -733,7 +780,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         let loud = |input_transform| {
             let mut rng = StdRng::seed_from_u64(seed);
             let (buckets, activation) = (shape.output_buckets, shape.activation);
-            loud_network(&mut rng, buckets, activation, input_transform)
+            loud_network(&mut rng, shape.hidden, buckets, activation, input_transform)
         };
         let net = loud(shape.input_transform);
         let bytes = net.to_bytes();
@@ -752,7 +799,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         assert_eq!(header, if mirrored { 52 } else { 48 });
         assert_eq!(
             bytes.len(),
-            header + file::payload_size(shape.output_buckets)
+            header + file::payload_size(shape.hidden, shape.output_buckets)
         );
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net, "{shape:?}");
@@ -812,7 +859,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
             // Versions 1 and 2 have no such field: the same bytes are their weights.
             assert!(matches!(
                 refuse(&with_header_field(&net, 8, 2)),
-                NetworkError::WrongSize(_)
+                NetworkError::WrongSize { .. }
             ));
         }
         if v1 && !mirrored {
@@ -834,7 +881,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         let other = if shape.output_buckets == 1 { 8 } else { 1 };
         assert!(matches!(
             refuse(&with_header_field(&net, 36, other)),
-            NetworkError::WrongSize(_)
+            NetworkError::WrongSize { .. }
         ));
         assert_eq!(
             refuse(&with_header_field(&net, 20, 2)),
@@ -848,7 +895,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         // A squared clipped ReLU output weight the integer path could overflow with, with a
         // checksum that matches it.
         if shape.activation == Activation::SquaredClippedRelu {
-            let at = header + 2 * (INPUTS * HIDDEN + HIDDEN) + 2 * 5;
+            let at = header + 2 * (INPUTS * shape.hidden + shape.hidden) + 2 * 5;
             for value in [128i16, -128, 1000, i16::MIN] {
                 let mut bad = bytes.clone();
                 bad[at..at + 2].copy_from_slice(&value.to_le_bytes());
@@ -874,6 +921,89 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
 }
 
 #[test]
+fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_floats() {
+    let positions: Vec<Position> = many_positions()
+        .into_iter()
+        .filter(|p| !p.is_insufficient_material())
+        .step_by(5)
+        .collect();
+    assert!(positions.len() > 400, "{}", positions.len());
+    for hidden in [32, 128, 160, 256, 384, 1024] {
+        let shape = Shape {
+            hidden,
+            output_buckets: 8,
+            activation: Activation::SquaredClippedRelu,
+            input_transform: InputTransform::Plain,
+        };
+        let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(hidden as u64));
+        for w in &mut float.params {
+            *w *= 4.0;
+        }
+        float.clip();
+        let net = float.quantise().unwrap();
+        assert_eq!(net.hidden(), hidden);
+        let bytes = net.to_bytes();
+        assert_eq!(
+            u32::from_le_bytes(bytes[16..20].try_into().unwrap()),
+            hidden as u32
+        );
+        assert_eq!(
+            bytes.len(),
+            file::HEADER_SIZE + file::payload_size(hidden, 8)
+        );
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.to_bytes(), bytes);
+        // The trainer reads it back exactly, and the engine's integers are its floats but
+        // for truncation.
+        let exact = FloatNetwork::dequantise(&net);
+        assert_eq!(exact.shape, shape);
+        assert_eq!(exact.quantise().unwrap(), net);
+        assert_quantised_matches_float(&net, &exact, &positions);
+        let spread: f64 = positions
+            .iter()
+            .map(|pos| f64::from(net.evaluate(pos).abs()))
+            .sum::<f64>()
+            / positions.len() as f64;
+        assert!(spread > 50.0, "{hidden}: a network that says nothing");
+        // A header that claims a neighbouring width: the file's size refuses it.
+        for other in [hidden - 32, hidden + 32] {
+            if !ironwood::nnue::hidden_width_allowed(other) {
+                continue;
+            }
+            assert_eq!(
+                Network::from_bytes(&with_header_field(&net, 16, other as u32)).unwrap_err(),
+                NetworkError::WrongSize {
+                    size: bytes.len(),
+                    expected: file::HEADER_SIZE + file::payload_size(other, 8),
+                    hidden: other as u32,
+                    buckets: 8
+                }
+            );
+        }
+        assert!(matches!(
+            Network::from_bytes(&with_header_field(&net, 16, hidden as u32 + 1)).unwrap_err(),
+            NetworkError::BadLayout { .. }
+        ));
+    }
+    // The trainer fits any width, but writes only those the engine runs.
+    let odd = FloatNetwork::random(
+        Shape {
+            hidden: 100,
+            ..Shape::ENGINE_V1
+        },
+        &mut StdRng::seed_from_u64(1),
+    );
+    assert_eq!(
+        odd.quantise().unwrap_err(),
+        NetworkError::BadLayout {
+            inputs: 768,
+            hidden: 100
+        }
+    );
+}
+
+#[test]
 fn the_output_bucket_is_the_piece_count_in_fours() {
     use ironwood::nnue::output_bucket;
     assert_eq!(output_bucket(32, 8), 7);
@@ -891,6 +1021,7 @@ fn the_output_bucket_is_the_piece_count_in_fours() {
     let start = Position::from_fen(ironwood::board::fen::START_FEN).unwrap();
     let net = loud_network(
         &mut StdRng::seed_from_u64(1),
+        DEFAULT_HIDDEN,
         8,
         Activation::SquaredClippedRelu,
         InputTransform::Plain,

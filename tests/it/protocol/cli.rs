@@ -397,9 +397,10 @@ fn corpus_commands_filters_and_the_trainers_choices() {
     );
     let chosen = train(
         "train --data corpus --out n.nnue --output-buckets 8 --activation screlu \
-         --lr-schedule cosine --lr-end 0.00001",
+         --lr-schedule cosine --lr-end 0.00001 --hidden 256",
     );
     assert_eq!(chosen.output_buckets, 8);
+    assert_eq!(chosen.hidden, 256);
     assert_eq!(
         chosen.activation,
         ironwood::nnue::Activation::SquaredClippedRelu
@@ -499,6 +500,9 @@ fn mistakes_are_usage_errors_not_panics() {
         "tune --data d.bin --out w.rs --holdout 1",
         "tune --data d.bin --out w.rs --l2 -1",
         "train --data d.iwc --out n.nnue --output-buckets 4",
+        "train --data d.iwc --out n.nnue --hidden 100",
+        "train --data d.iwc --out n.nnue --hidden 0",
+        "train --data d.iwc --out n.nnue --hidden 2048",
         "train --data d.iwc --out n.nnue --activation relu",
         "train --data d.iwc --out n.nnue --lr-schedule linear",
         "train --data d.iwc --out n.nnue --lr-end -1",

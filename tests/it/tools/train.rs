@@ -3,7 +3,7 @@
 //! thread count, and the engine plays with the result; a run of the other shape (8 output
 //! buckets, squared clipped ReLU, cosine schedule) writes a version 2 file the engine plays
 //! with too, and one with mirrored inputs a version 3 file, without doubling the positions
-//! `--flip-files` would add.
+//! `--flip-files` would add; a 256-wide run writes its width and the engine plays with it.
 
 use crate::common;
 
@@ -296,4 +296,115 @@ fn a_run_with_mirrored_inputs_writes_a_version_3_network_without_flipping_files(
         common::run_ironwood(&["--eval-file", &out.display().to_string(), "bench", "2"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
+}
+
+#[test]
+fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
+    let dir = common::scratch_dir("train-wide");
+    let data = dir.join("games.iwc");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "datagen",
+        "--out",
+        &data.display().to_string(),
+        "--games",
+        "4",
+        "--nodes",
+        "600",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = dir.join("wide.nnue");
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "train",
+        "--data",
+        &data.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--hidden",
+        "256",
+        "--output-buckets",
+        "8",
+        "--activation",
+        "screlu",
+        "--epochs",
+        "2",
+        "--batch",
+        "128",
+        "--lr",
+        "0.01",
+        "--holdout",
+        "0.3",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("; 256x2 -> 1 network (8 output buckets"),
+        "{stderr}"
+    );
+    let read = number_after(&stderr, "train: ");
+    assert!(read >= 200, "{read} positions: {stderr}");
+    let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    assert_eq!(net.hidden(), 256);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 256);
+    assert_eq!(
+        bytes.len(),
+        ironwood::nnue::file::HEADER_SIZE + ironwood::nnue::file::payload_size(256, 8)
+    );
+
+    // The engine searches with it: bench, and a UCI search to a legal move.
+    let (code, stdout, stderr) =
+        common::run_ironwood(&["--eval-file", &out.display().to_string(), "bench", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
+    let log_dir = common::scratch_dir("logs");
+    let mut engine = Engine::start_with(
+        &[
+            "--protocol".to_string(),
+            "uci".to_string(),
+            "--eval-file".to_string(),
+            out.display().to_string(),
+            "--log-dir".to_string(),
+            log_dir.display().to_string(),
+        ],
+        log_dir,
+    );
+    engine.send("uci");
+    engine.until("uciok", Duration::from_secs(30), |l| l == "uciok");
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", Duration::from_secs(60), |l| {
+        l.starts_with("bestmove")
+    });
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(
+        common::legal(&pos).iter().any(|m| m.to_string() == best),
+        "{best} in {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{lines:?}"
+    );
+
+    // A width the engine does not run is refused before any work.
+    let (code, _, stderr) = common::run_ironwood(&[
+        "train",
+        "--data",
+        &data.display().to_string(),
+        "--out",
+        &dir.join("odd.nnue").display().to_string(),
+        "--hidden",
+        "100",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--hidden") && stderr.contains("must be a multiple of 32 from 32 to 1024"),
+        "{stderr}"
+    );
 }
