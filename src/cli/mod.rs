@@ -33,7 +33,12 @@ pub const DEFAULT_CORPUS_DIR: &str = "corpus";
 /// `uci`, otherwise the XBoard/WinBoard protocol (CECP v2). Start it from a GUI, e.g.
 /// `xboard -fcp ironwood`, or as a UCI engine. `ironwood help COMMAND` tells more.
 #[derive(Parser, Clone, Debug, PartialEq)]
-#[command(name = "ironwood", verbatim_doc_comment, next_line_help = true)]
+#[command(
+    name = "ironwood",
+    verbatim_doc_comment,
+    next_line_help = true,
+    args_override_self = true
+)]
 pub struct Cli {
     #[command(flatten)]
     pub options: GlobalOptions,

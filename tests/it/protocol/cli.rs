@@ -189,6 +189,15 @@ fn global_options_are_read_before_or_after_the_subcommand() {
     assert_eq!(c.options.move_overhead_ms, Some(50));
     assert_eq!(c.options.log_dir, Some(PathBuf::from("/tmp/x")));
     assert_eq!(parse("--hash=32").unwrap().options.hash_mb, Some(32));
+    // A flag given twice (a script's default, then the user's): the last one counts.
+    assert_eq!(
+        parse("--hash 8 bench --hash 16").unwrap().options.hash_mb,
+        Some(16)
+    );
+    match command("spsa --state s.tsv --pairs 4 --pairs 3") {
+        Subcommand::Spsa(args) => assert_eq!(args.pairs, Some(3)),
+        other => panic!("{other:?}"),
+    }
     let c = parse("--log-max-mb 0.5 --log-keep-mb=3 --log-level protocol").unwrap();
     assert_eq!(c.options.log_max_bytes, Some(MB / 2));
     assert_eq!(c.options.log_keep_bytes, Some(3 * MB));
