@@ -199,6 +199,45 @@ impl CastlingRights {
     }
 }
 
+/// The back rank of Chess960 start number `n` (0..960, Scharnagl's numbering; 518 is
+/// normal chess's `RNBQKBNR`) as White's piece letters from the a-file.
+pub fn chess960_back_rank(mut n: usize) -> [u8; 8] {
+    let mut rank = [0u8; 8];
+    rank[(n % 4) * 2 + 1] = b'B';
+    n /= 4;
+    rank[(n % 4) * 2] = b'B';
+    n /= 4;
+    // The `k`-th empty square (from the a-file) gets `piece`.
+    let mut place = |piece: u8, k: usize| {
+        if let Some(square) = rank.iter_mut().filter(|s| **s == 0).nth(k) {
+            *square = piece;
+        }
+    };
+    place(b'Q', n % 6);
+    n /= 6;
+    // The knights' places among the five squares left, in Scharnagl's order.
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (first, second) = KNIGHTS[n % 10];
+    place(b'N', second);
+    place(b'N', first);
+    // Rook, king, rook on the three squares left: the king between the rooks.
+    for piece in [b'R', b'K', b'R'] {
+        place(piece, 0);
+    }
+    rank
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ pub mod square;
 
 pub use bitboard::Bitboard;
 pub use builder::{MAX_HALFMOVE_CLOCK, PositionBuilder, PositionError};
-pub use castling::{CastleSide, CastlingRights};
+pub use castling::{CastleSide, CastlingRights, chess960_back_rank};
 pub use fen::{CastlingMode, FenError, START_FEN};
 pub use movegen::{count_legal_moves, is_legal, legal_captures, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};

@@ -874,46 +874,11 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Chess960 start number `n` (0..960) by Scharnagl's scheme, as a FEN.
-    fn chess960_fen(mut n: usize) -> String {
-        let mut rank = [' '; 8];
-        rank[(n % 4) * 2 + 1] = 'b';
-        n /= 4;
-        rank[(n % 4) * 2] = 'b';
-        n /= 4;
-        let mut place = |c: char, mut k: usize| {
-            for square in rank.iter_mut() {
-                if *square == ' ' {
-                    if k == 0 {
-                        *square = c;
-                        return;
-                    }
-                    k -= 1;
-                }
-            }
-        };
-        place('q', n % 6);
-        n /= 6;
-        let knights = [
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (0, 4),
-            (1, 2),
-            (1, 3),
-            (1, 4),
-            (2, 3),
-            (2, 4),
-            (3, 4),
-        ][n];
-        place('n', knights.1);
-        place('n', knights.0);
-        for c in ['r', 'k', 'r'] {
-            place(c, 0);
-        }
-        let black: String = rank.iter().collect();
+    fn chess960_fen(n: usize) -> String {
+        let white = String::from_utf8(crate::board::chess960_back_rank(n).to_vec()).unwrap();
         format!(
-            "{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1",
-            black.to_uppercase()
+            "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1",
+            white.to_lowercase()
         )
     }
 
