@@ -213,13 +213,19 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
 
     // The engine loads it and searches to a legal move.
+    searches_to_a_legal_move_with(&out, 4);
+}
+
+/// A UCI session on the network `net` searches an opening position to `depth` and plays a
+/// legal move.
+fn searches_to_a_legal_move_with(net: &Path, depth: u32) {
     let log_dir = common::scratch_dir("logs");
     let mut engine = Engine::start_with(
         &[
             "--protocol".to_string(),
             "uci".to_string(),
             "--eval-file".to_string(),
-            out.display().to_string(),
+            net.display().to_string(),
             "--log-dir".to_string(),
             log_dir.display().to_string(),
         ],
@@ -229,7 +235,7 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
     engine.until("uciok", Duration::from_secs(30), |l| l == "uciok");
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     engine.send(&format!("position fen {fen}"));
-    engine.send("go depth 4");
+    engine.send(&format!("go depth {depth}"));
     let lines = engine.until("bestmove", Duration::from_secs(60), |l| {
         l.starts_with("bestmove")
     });
@@ -239,10 +245,8 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
         common::legal(&pos).iter().any(|m| m.to_string() == best),
         "{best} in {lines:?}"
     );
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 4 ")),
-        "{lines:?}"
-    );
+    let reached = format!("info depth {depth} ");
+    assert!(lines.iter().any(|l| l.starts_with(&reached)), "{lines:?}");
 }
 
 /// The number after `before` and before the next space in `text`.
@@ -361,36 +365,7 @@ fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
         common::run_ironwood(&["--eval-file", &out.display().to_string(), "bench", "2"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.lines().last().unwrap().ends_with(" nps"), "{stdout}");
-    let log_dir = common::scratch_dir("logs");
-    let mut engine = Engine::start_with(
-        &[
-            "--protocol".to_string(),
-            "uci".to_string(),
-            "--eval-file".to_string(),
-            out.display().to_string(),
-            "--log-dir".to_string(),
-            log_dir.display().to_string(),
-        ],
-        log_dir,
-    );
-    engine.send("uci");
-    engine.until("uciok", Duration::from_secs(30), |l| l == "uciok");
-    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
-    engine.send(&format!("position fen {fen}"));
-    engine.send("go depth 5");
-    let lines = engine.until("bestmove", Duration::from_secs(60), |l| {
-        l.starts_with("bestmove")
-    });
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    let pos = Position::from_fen(fen).unwrap();
-    assert!(
-        common::legal(&pos).iter().any(|m| m.to_string() == best),
-        "{best} in {lines:?}"
-    );
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 5 ")),
-        "{lines:?}"
-    );
+    searches_to_a_legal_move_with(&out, 5);
 
     // A width the engine does not run is refused before any work.
     let (code, _, stderr) = common::run_ironwood(&[
