@@ -57,20 +57,7 @@ fn epoch_loss(stderr: &str, epoch: usize, epochs: usize, label: &str) -> f64 {
 fn a_short_run_writes_loadable_reproducible_networks() {
     let dir = common::scratch_dir("train");
     let data = dir.join("games.iwc");
-    let (code, _, stderr) = common::run_ironwood(&[
-        "--threads",
-        "2",
-        "datagen",
-        "--out",
-        &data.display().to_string(),
-        "--games",
-        "6",
-        "--nodes",
-        "600",
-        "--seed",
-        "5",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
+    self_play(&data, "6", "5");
 
     let out = dir.join("net.nnue");
     let stderr = train(&data, &out, "2", "4");
@@ -249,6 +236,25 @@ fn searches_to_a_legal_move_with(net: &Path, depth: u32) {
     assert!(lines.iter().any(|l| l.starts_with(&reached)), "{lines:?}");
 }
 
+/// `games` games of two-thread datagen at 600 nodes a move, seeded by `seed`, into `data`.
+fn self_play(data: &Path, games: &str, seed: &str) {
+    let data = data.display().to_string();
+    let (code, _, stderr) = common::run_ironwood(&[
+        "--threads",
+        "2",
+        "datagen",
+        "--out",
+        &data,
+        "--games",
+        games,
+        "--nodes",
+        "600",
+        "--seed",
+        seed,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
 /// The number after `before` and before the next space in `text`.
 fn number_after(text: &str, before: &str) -> usize {
     text.split(before)
@@ -306,20 +312,7 @@ fn a_run_with_mirrored_inputs_writes_a_version_3_network_without_flipping_files(
 fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
     let dir = common::scratch_dir("train-wide");
     let data = dir.join("games.iwc");
-    let (code, _, stderr) = common::run_ironwood(&[
-        "--threads",
-        "2",
-        "datagen",
-        "--out",
-        &data.display().to_string(),
-        "--games",
-        "4",
-        "--nodes",
-        "600",
-        "--seed",
-        "7",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
+    self_play(&data, "4", "7");
     let out = dir.join("wide.nnue");
     let (code, _, stderr) = common::run_ironwood(&[
         "--threads",
