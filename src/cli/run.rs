@@ -109,7 +109,7 @@ fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String>
             hash_mb: tool_hash_mb,
             evaluation: tool_settings(options)?.search.evaluation,
         })?,
-        Subcommand::Corpus(command) => corpus(command)?,
+        Subcommand::Corpus(command) => corpus(command, threads)?,
         Subcommand::Tune(args) => tune::fit_weights(&args.config(threads))?,
         Subcommand::Train(args) => train::train_network(&args.config(threads))?,
     }
@@ -176,7 +176,7 @@ fn serve(options: &GlobalOptions) {
     crate::protocol::serve(settings, options.protocol, warning);
 }
 
-fn corpus(command: CorpusCommand) -> Result<(), String> {
+fn corpus(command: CorpusCommand, threads: usize) -> Result<(), String> {
     match command {
         CorpusCommand::Add { dir, outputs } => {
             let added = manifest::add(&dir, &outputs)?;
@@ -194,7 +194,7 @@ fn corpus(command: CorpusCommand) -> Result<(), String> {
                 );
             }
         }
-        CorpusCommand::Verify { dir } => println!("{}", manifest::verify(&dir)?),
+        CorpusCommand::Verify { dir } => println!("{}", manifest::verify(&dir, threads)?),
         CorpusCommand::Stats { paths, filter } => {
             print!("{}", manifest::stats(&paths, &filter.filter())?)
         }

@@ -39,7 +39,9 @@
 //! promotions to knight, bishop, rook, queen and 5 for castling), so it does not depend on
 //! the order in which any move generator lists moves.
 
-use crate::board::{CastlingMode, Color, Move, MoveList, PieceKind, Position, legal_moves};
+use crate::board::{
+    CastlingMode, Color, MAX_MOVES, Move, MoveList, PieceKind, Position, legal_moves,
+};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -300,10 +302,34 @@ pub fn canonical_moves(pos: &Position, list: &mut MoveList) {
     }
 }
 
+/// The legal move at `index` in canonical order, or `None` past the last (`list` is left
+/// holding the legal moves in generation order, so its length says how many there are).
+/// Selects instead of sorting: decoding a shard is mostly this call, and a full sort per ply
+/// was most of `corpus verify`'s time.
+pub fn canonical_move_at(pos: &Position, index: usize, list: &mut MoveList) -> Option<Move> {
+    list.clear();
+    legal_moves(pos, list);
+    if index >= list.len() {
+        return None;
+    }
+    // Keys are distinct (the module doc), so the low byte carries the move's place along.
+    let mut keys = [0u32; MAX_MOVES];
+    for (i, &m) in list.iter().enumerate() {
+        keys[i] = u32::from(move_key(m)) << 8 | i as u32;
+    }
+    let (_, &mut chosen, _) = keys[..list.len()].select_nth_unstable(index);
+    Some(list.get((chosen & 0xff) as usize))
+}
+
 /// The move index of `m` in `pos`, or `None` when `m` is not legal there.
 pub fn move_index(pos: &Position, m: Move, list: &mut MoveList) -> Option<u8> {
-    canonical_moves(pos, list);
-    list.iter().position(|&x| x == m).map(|i| i as u8)
+    list.clear();
+    legal_moves(pos, list);
+    if !list.iter().any(|&x| x == m) {
+        return None;
+    }
+    let key = move_key(m);
+    Some(list.iter().filter(|&&x| move_key(x) < key).count() as u8)
 }
 
 /// Appends one game's encoding. Panics only on a programming error: a move that is not
@@ -408,16 +434,14 @@ impl Cursor<'_> {
         ply: usize,
     ) -> Result<Move, CorpusError> {
         let index = self.byte("moves")?;
-        canonical_moves(pos, list);
-        if usize::from(index) >= list.len() {
+        let Some(m) = canonical_move_at(pos, usize::from(index), list) else {
             self.at -= 1;
             return Err(self.error(format!(
                 "ply {}: move index {index}, but the position has {} legal moves",
                 ply + 1,
                 list.len()
             )));
-        }
-        let m = list.get(usize::from(index));
+        };
         *pos = pos.make_move(m);
         Ok(m)
     }
@@ -1128,6 +1152,44 @@ mod tests {
         let keys: Vec<u16> = list.iter().map(|&m| move_key(m)).collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "distinct and sorted");
         assert!(list.iter().any(|m| m.is_castle()));
+    }
+
+    #[test]
+    fn selecting_a_move_by_index_agrees_with_the_sorted_order() {
+        let mut sorted = MoveList::new();
+        let mut scratch = MoveList::new();
+        for (fen, mode) in [
+            (crate::board::fen::START_FEN, CastlingMode::Standard),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "1r3kr1/8/8/8/8/8/8/1R3KR1 w KQkq - 0 1",
+                CastlingMode::Chess960,
+            ),
+        ] {
+            let pos = Position::from_fen_in(fen, mode).unwrap();
+            canonical_moves(&pos, &mut sorted);
+            for (i, &m) in sorted.iter().enumerate() {
+                assert_eq!(
+                    canonical_move_at(&pos, i, &mut scratch),
+                    Some(m),
+                    "{fen} {i}"
+                );
+                assert_eq!(
+                    move_index(&pos, m, &mut scratch),
+                    Some(i as u8),
+                    "{fen} {m}"
+                );
+            }
+            assert_eq!(canonical_move_at(&pos, sorted.len(), &mut scratch), None);
+            assert_eq!(scratch.len(), sorted.len());
+        }
     }
 
     #[test]

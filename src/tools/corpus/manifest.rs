@@ -330,60 +330,37 @@ fn write_shard(path: &Path, metadata: &Metadata, games: &[GameRecord]) -> Result
 }
 
 /// Checks every shard of the corpus in `dir` against its manifest line (size, checksum,
-/// every block, games and positions) and that no shard file is missing from the manifest.
+/// every block, games and positions) and that no shard file is missing from the manifest,
+/// on `threads` threads (shards are independent; the problems keep the manifest's order).
 /// Returns a summary, or every problem found.
-pub fn verify(dir: &Path) -> Result<String, String> {
+pub fn verify(dir: &Path, threads: usize) -> Result<String, String> {
     let manifest = Manifest::load(dir)?;
-    let mut problems = Vec::new();
-    let (mut games, mut positions, mut bytes) = (0u64, 0u64, 0u64);
-    for entry in &manifest.entries {
-        let path = dir.join(&entry.file);
-        let data = match std::fs::read(&path) {
-            Ok(data) => data,
-            Err(e) => {
-                problems.push(format!("{}: {e}", path.display()));
-                continue;
-            }
-        };
-        if data.len() as u64 != entry.bytes {
-            problems.push(format!(
-                "{}: {} bytes, the manifest says {}",
-                path.display(),
-                data.len(),
-                entry.bytes
-            ));
-        }
-        let crc = crc32(&data);
-        if crc != entry.crc32 {
-            problems.push(format!(
-                "{}: CRC-32 {crc:08x}, the manifest says {:08x}",
-                path.display(),
-                entry.crc32
-            ));
-        }
-        match super::format::read_shard_bytes(&path, &data) {
-            Ok(shard) => {
-                let found_positions: u64 = shard
-                    .games
-                    .iter()
-                    .map(|g| g.scored_positions() as u64)
-                    .sum();
-                if shard.games.len() as u64 != entry.games || found_positions != entry.positions {
-                    problems.push(format!(
-                        "{}: {} games and {found_positions} positions, the manifest says {} and {}",
-                        path.display(),
-                        shard.games.len(),
-                        entry.games,
-                        entry.positions
-                    ));
-                }
-            }
-            Err(e) => problems.push(e.to_string()),
-        }
-        games += entry.games;
-        positions += entry.positions;
-        bytes += entry.bytes;
-    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut found: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, manifest.entries.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(entry) = manifest.entries.get(i) else {
+                            return found;
+                        };
+                        found.push((i, verify_shard(dir, entry)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a verify thread panicked"))
+            .collect()
+    });
+    found.sort_by_key(|(i, _)| *i);
+    let mut problems: Vec<String> = found.into_iter().flat_map(|(_, p)| p).collect();
+    let games: u64 = manifest.entries.iter().map(|e| e.games).sum();
+    let positions: u64 = manifest.entries.iter().map(|e| e.positions).sum();
+    let bytes: u64 = manifest.entries.iter().map(|e| e.bytes).sum();
     if let Ok(listing) = std::fs::read_dir(dir) {
         let mut unlisted: Vec<String> = listing
             .filter_map(|e| e.ok())
@@ -408,6 +385,52 @@ pub fn verify(dir: &Path) -> Result<String, String> {
     } else {
         Err(problems.join("\n"))
     }
+}
+
+/// The problems of one shard against its manifest line.
+fn verify_shard(dir: &Path, entry: &Entry) -> Vec<String> {
+    let path = dir.join(&entry.file);
+    let data = match std::fs::read(&path) {
+        Ok(data) => data,
+        Err(e) => return vec![format!("{}: {e}", path.display())],
+    };
+    let mut problems = Vec::new();
+    if data.len() as u64 != entry.bytes {
+        problems.push(format!(
+            "{}: {} bytes, the manifest says {}",
+            path.display(),
+            data.len(),
+            entry.bytes
+        ));
+    }
+    let crc = crc32(&data);
+    if crc != entry.crc32 {
+        problems.push(format!(
+            "{}: CRC-32 {crc:08x}, the manifest says {:08x}",
+            path.display(),
+            entry.crc32
+        ));
+    }
+    match super::format::read_shard_bytes(&path, &data) {
+        Ok(shard) => {
+            let found_positions: u64 = shard
+                .games
+                .iter()
+                .map(|g| g.scored_positions() as u64)
+                .sum();
+            if shard.games.len() as u64 != entry.games || found_positions != entry.positions {
+                problems.push(format!(
+                    "{}: {} games and {found_positions} positions, the manifest says {} and {}",
+                    path.display(),
+                    shard.games.len(),
+                    entry.games,
+                    entry.positions
+                ));
+            }
+        }
+        Err(e) => problems.push(e.to_string()),
+    }
+    problems
 }
 
 /// Counts for `stats`.

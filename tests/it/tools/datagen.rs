@@ -186,6 +186,13 @@ fn a_short_run_writes_whole_games_and_the_same_seed_writes_the_same_file() {
     assert_eq!(code, 1);
     assert!(stderr.contains("shard-0001.iwc: CRC-32"), "{stderr}");
     assert!(stderr.contains("block checksum mismatch"), "{stderr}");
+    // Shards are checked in parallel; their problems still come in the manifest's order.
+    std::fs::write(folder.join("shard-0002.iwc"), b"").unwrap();
+    let (code, _, stderr) = corpus(&["--threads", "2", "verify", "--dir", &folder_arg]);
+    assert_eq!(code, 1);
+    let first = stderr.find("shard-0001.iwc").expect(&stderr);
+    let second = stderr.find("shard-0002.iwc: 0 bytes").expect(&stderr);
+    assert!(first < second, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
