@@ -205,11 +205,33 @@ pub fn load(
     })
 }
 
+/// The activation a pass is compiled for: `SQUARED` picks the squared clipped ReLU, so the
+/// passes' loops carry no match per value and vectorise.
+#[inline(always)]
+fn activation_of<const SQUARED: bool>() -> Activation {
+    if SQUARED {
+        Activation::SquaredClippedRelu
+    } else {
+        Activation::ClippedRelu
+    }
+}
+
 /// Adds one position's loss gradient (scaled by `weight`) into `grad`; returns its loss.
-fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f32 {
+/// `scratch` holds 4H values of work space.
+#[inline(always)]
+fn backward<const SQUARED: bool>(
+    net: &FloatNetwork,
+    s: &Sample,
+    weight: f32,
+    grad: &mut [f32],
+    scratch: &mut [f32],
+) -> f32 {
     let h = net.hidden();
-    let activation = net.shape.activation;
-    let (own, other) = net.pre_activations(s.features(), s.black_to_move);
+    let activation = activation_of::<SQUARED>();
+    let (own, rest) = scratch.split_at_mut(h);
+    let (other, rest) = rest.split_at_mut(h);
+    let (d_own, d_other) = rest.split_at_mut(h);
+    net.pre_activations_into(s.features(), s.black_to_move, own, other);
     let bucket = net.bucket_of(s.features());
     let out_at = net.output_weights_at(bucket);
     let bias_at = net.output_biases_at() + bucket;
@@ -223,25 +245,40 @@ fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f3
     let error = p - s.target;
     let g = weight * 2.0 * error * p * (1.0 - p) * scale;
     grad[bias_at] += g;
-    let mut d_own = vec![0.0f32; h];
-    let mut d_other = vec![0.0f32; h];
-    for i in 0..h {
-        grad[out_at + i] += g * activation.apply(own[i]);
-        grad[out_at + h + i] += g * activation.apply(other[i]);
-        d_own[i] = g * own_w[i] * activation.derivative(own[i]);
-        d_other[i] = g * other_w[i] * activation.derivative(other[i]);
+    let (grad_own_w, grad_other_w) = grad[out_at..out_at + 2 * h].split_at_mut(h);
+    for (((gw, d), &v), &w) in grad_own_w
+        .iter_mut()
+        .zip(d_own.iter_mut())
+        .zip(&*own)
+        .zip(own_w)
+    {
+        *gw += g * activation.apply(v);
+        *d = g * w * activation.derivative(v);
+    }
+    for (((gw, d), &v), &w) in grad_other_w
+        .iter_mut()
+        .zip(d_other.iter_mut())
+        .zip(&*other)
+        .zip(other_w)
+    {
+        *gw += g * activation.apply(v);
+        *d = g * w * activation.derivative(v);
     }
     let bias_start = net.transformer_biases_at();
-    for i in 0..h {
-        grad[bias_start + i] += d_own[i] + d_other[i];
+    for ((gb, &a), &b) in grad[bias_start..bias_start + h]
+        .iter_mut()
+        .zip(&*d_own)
+        .zip(&*d_other)
+    {
+        *gb += a + b;
     }
     for (own_f, other_f) in net.input_pairs(s.features(), s.black_to_move) {
-        for (g, d) in grad[own_f * h..(own_f + 1) * h].iter_mut().zip(&d_own) {
+        for (g, d) in grad[own_f * h..(own_f + 1) * h].iter_mut().zip(&*d_own) {
             *g += d;
         }
         for (g, d) in grad[other_f * h..(other_f + 1) * h]
             .iter_mut()
-            .zip(&d_other)
+            .zip(&*d_other)
         {
             *g += d;
         }
@@ -249,13 +286,41 @@ fn backward(net: &FloatNetwork, s: &Sample, weight: f32, grad: &mut [f32]) -> f3
     error * error
 }
 
+/// The summed loss of `samples`, their gradient (scaled by `weight`) added into `grad`.
+#[inline(always)]
+fn chunk_gradient<const SQUARED: bool>(
+    net: &FloatNetwork,
+    samples: &[&Sample],
+    weight: f32,
+    grad: &mut [f32],
+    scratch: &mut [f32],
+) -> f64 {
+    samples
+        .iter()
+        .map(|s| f64::from(backward::<SQUARED>(net, s, weight, grad, scratch)))
+        .sum()
+}
+
+/// `chunk_gradient` for the network's activation, with its own work space.
+fn gradient_of(net: &FloatNetwork, samples: &[&Sample], weight: f32, grad: &mut [f32]) -> f64 {
+    let mut scratch = vec![0.0f32; 4 * net.hidden()];
+    if net.shape.activation == Activation::SquaredClippedRelu {
+        chunk_gradient::<true>(net, samples, weight, grad, &mut scratch)
+    } else {
+        chunk_gradient::<false>(net, samples, weight, grad, &mut scratch)
+    }
+}
+
 /// The mean loss over `samples`.
 pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
     let scale = K * SCALE as f32;
+    let h = net.hidden();
+    let mut scratch = vec![0.0f32; 2 * h];
+    let (own, other) = scratch.split_at_mut(h);
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let p = sigmoid(scale * net.output(s.features(), s.black_to_move));
+            let p = sigmoid(scale * net.output_with(s.features(), s.black_to_move, own, other));
             f64::from((p - s.target).powi(2))
         })
         .sum();
@@ -266,10 +331,8 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
 pub fn loss_and_gradient(net: &FloatNetwork, samples: &[Sample]) -> (f64, Vec<f32>) {
     let mut grad = vec![0.0; net.params.len()];
     let weight = 1.0 / samples.len().max(1) as f32;
-    let total: f64 = samples
-        .iter()
-        .map(|s| f64::from(backward(net, s, weight, &mut grad)))
-        .sum();
+    let refs: Vec<&Sample> = samples.iter().collect();
+    let total = gradient_of(net, &refs, weight, &mut grad);
     (total / samples.len().max(1) as f64, grad)
 }
 
@@ -333,10 +396,7 @@ fn batch_gradient(
             scope.spawn(move || {
                 for (i, buffer, loss) in jobs {
                     buffer.iter_mut().for_each(|g| *g = 0.0);
-                    *loss = chunks[i]
-                        .iter()
-                        .map(|s| f64::from(backward(net, s, weight, buffer)))
-                        .sum();
+                    *loss = gradient_of(net, chunks[i], weight, buffer);
                 }
             });
         }
@@ -505,11 +565,14 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         let validation_loss = parallel_loss(&net, &data.validation, threads);
         let checkpoint = checkpoint_path(&config.out, epoch);
         write_network(&net, &checkpoint)?;
+        let seconds = epoch_start.elapsed().as_secs_f64();
+        let per_second = data.train.len() as f64 / seconds.max(1e-9);
         eprintln!(
             "train: epoch {epoch}/{}: train loss {train_loss:.6}, validation loss \
-             {validation_loss:.6}, lr {lr:.3e}, {:.1} s; checkpoint {}",
+             {validation_loss:.6}, lr {lr:.3e}, {seconds:.1} s, {per_second:.0} positions/s \
+             ({:.0} a thread); checkpoint {}",
             config.epochs,
-            epoch_start.elapsed().as_secs_f64(),
+            per_second / threads as f64,
             checkpoint.display()
         );
         let score = if validation_loss.is_nan() {

@@ -126,9 +126,25 @@ impl FloatNetwork {
     /// features `white` with `black_to_move`.
     pub fn pre_activations(&self, white: &[u16], black_to_move: bool) -> (Vec<f32>, Vec<f32>) {
         let h = self.shape.hidden;
+        let (mut own, mut other) = (vec![0.0; h], vec![0.0; h]);
+        self.pre_activations_into(white, black_to_move, &mut own, &mut other);
+        (own, other)
+    }
+
+    /// `pre_activations` into the caller's two slices of H values (no allocation: the
+    /// trainer calls it for every position).
+    #[inline(always)]
+    pub fn pre_activations_into(
+        &self,
+        white: &[u16],
+        black_to_move: bool,
+        own: &mut [f32],
+        other: &mut [f32],
+    ) {
+        let h = self.shape.hidden;
         let bias = &self.params[self.transformer_biases_at()..self.output_weights_at(0)];
-        let mut own = bias.to_vec();
-        let mut other = bias.to_vec();
+        own.copy_from_slice(bias);
+        other.copy_from_slice(bias);
         for (own_f, other_f) in self.input_pairs(white, black_to_move) {
             for (v, w) in own.iter_mut().zip(&self.params[own_f * h..(own_f + 1) * h]) {
                 *v += w;
@@ -140,12 +156,26 @@ impl FloatNetwork {
                 *v += w;
             }
         }
-        (own, other)
     }
 
     /// The raw output (centipawns / SCALE) for the side to move.
     pub fn output(&self, white: &[u16], black_to_move: bool) -> f32 {
-        let (own, other) = self.pre_activations(white, black_to_move);
+        let h = self.shape.hidden;
+        let mut scratch = vec![0.0; 2 * h];
+        let (own, other) = scratch.split_at_mut(h);
+        self.output_with(white, black_to_move, own, other)
+    }
+
+    /// `output` with the caller's two slices of H values as its work space.
+    #[inline(always)]
+    pub fn output_with(
+        &self,
+        white: &[u16],
+        black_to_move: bool,
+        own: &mut [f32],
+        other: &mut [f32],
+    ) -> f32 {
+        self.pre_activations_into(white, black_to_move, own, other);
         let bucket = self.bucket_of(white);
         let at = self.output_weights_at(bucket);
         let weights = &self.params[at..at + 2 * self.shape.hidden];
@@ -158,7 +188,7 @@ impl FloatNetwork {
                 .map(|(&v, w)| activation.apply(v) * w)
                 .sum()
         };
-        half(&own, own_w) + half(&other, other_w) + self.params[self.output_biases_at() + bucket]
+        half(own, own_w) + half(other, other_w) + self.params[self.output_biases_at() + bucket]
     }
 
     /// Centipawns for the side to move, unrounded.

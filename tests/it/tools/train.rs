@@ -66,6 +66,12 @@ fn a_short_run_writes_loadable_reproducible_networks() {
         stderr.contains("the hand-written evaluation's validation loss"),
         "{stderr}"
     );
+    // Each epoch says its rate, in all and per thread.
+    let rates = stderr
+        .lines()
+        .filter(|l| l.contains(" positions/s (") && l.contains(" a thread); checkpoint"))
+        .count();
+    assert_eq!(rates, 3, "{stderr}");
     for epoch in 1..=3 {
         let checkpoint = dir.join(format!("net.epoch{epoch}.nnue"));
         Network::load(&checkpoint).unwrap_or_else(|e| panic!("{}: {e}", checkpoint.display()));
