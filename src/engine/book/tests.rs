@@ -181,15 +181,12 @@ fn the_best_move_is_the_heaviest_and_a_draw_follows_the_weights() {
     assert_eq!(choose(&moves[2..], true, &mut rng), None);
 }
 
-/// `tests/data/polyglot_book.bin` (made by `polyglot make-book` from real games) probed in
-/// every position of `tests/data/polyglot_book_moves.txt`, where python-chess's
-/// `open_reader(...).find_all(board, minimum_weight=0)` listed the moves and weights
-/// (`tests/clients/polyglot_fixtures.py`).
-#[test]
-fn moves_and_weights_equal_python_chess_in_a_real_book() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let book = Book::open(Path::new(&format!("{dir}polyglot_book.bin"))).unwrap();
-    let text = std::fs::read_to_string(format!("{dir}polyglot_book_moves.txt")).unwrap();
+/// Probes `book` in every position of `moves` (`FEN;move:weight ...`, python-chess's
+/// `open_reader(book).find_all(board, minimum_weight=0)`) and compares; answers the
+/// positions and how many of them the book has.
+fn compare_with_python_chess(book: &str, moves: &str) -> (usize, usize) {
+    let book = Book::open(Path::new(book)).unwrap();
+    let text = std::fs::read_to_string(moves).unwrap();
     let (mut positions, mut in_book) = (0, 0);
     for line in text.lines() {
         let (fen, expected) = line.split_once(';').unwrap();
@@ -211,8 +208,35 @@ fn moves_and_weights_equal_python_chess_in_a_real_book() {
         positions += 1;
         in_book += usize::from(!found.is_empty());
     }
+    (positions, in_book)
+}
+
+/// `tests/data/polyglot_book.bin` (made by `polyglot make-book` from real games) against
+/// python-chess in every position of `tests/data/polyglot_book_moves.txt`
+/// (`tests/clients/polyglot_fixtures.py`).
+#[test]
+fn moves_and_weights_equal_python_chess_in_a_real_book() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let (positions, in_book) = compare_with_python_chess(
+        &format!("{dir}polyglot_book.bin"),
+        &format!("{dir}polyglot_book_moves.txt"),
+    );
     assert!(
         positions >= 1000 && in_book >= 500,
         "{positions}, {in_book}"
     );
+}
+
+/// A book too big to commit (Debian's gnuchess-book): `tests/clients/polyglot_book_check.py
+/// BOOK` writes the positions and runs this with `IRONWOOD_BOOK_CHECK=BOOK,POSITIONS`.
+#[test]
+#[ignore = "needs IRONWOOD_BOOK_CHECK=BOOK,POSITIONS from tests/clients/polyglot_book_check.py"]
+fn moves_and_weights_equal_python_chess_in_any_book() {
+    let check = std::env::var("IRONWOOD_BOOK_CHECK").unwrap();
+    let (book, moves) = check.split_once(',').unwrap();
+    let (positions, in_book) = compare_with_python_chess(book, moves);
+    println!(
+        "{book}: {positions} positions agree with python-chess, {in_book} of them in the book"
+    );
+    assert!(positions > 0);
 }
