@@ -557,6 +557,13 @@ impl Engine {
         Some(choice)
     }
 
+    /// The book's moves for the position on the board (XBoard's `bk`), whether or not
+    /// `OwnBook` is on; `None` without a usable book.
+    pub(crate) fn book_moves(&self) -> Option<Vec<book::BookMove>> {
+        let book = self.options.book.as_ref()?;
+        book.moves(self.game.position()).ok()
+    }
+
     /// What the user should hear about the book since last asked (it was found damaged).
     pub(crate) fn take_book_notice(&mut self) -> Option<String> {
         self.book_notice.take()

@@ -258,6 +258,20 @@ fn xboard_book_moves_at_once_with_a_thinking_line_and_bad_books_get_a_message() 
     engine.send("option Best Book Move=1");
     assert!(engine.sync().is_empty());
 
+    // `bk` lists the book's moves here, in the book's order.
+    engine.send("new");
+    engine.send("bk");
+    let lines = engine.sync();
+    let expected = book_moves(START);
+    assert_eq!(lines.len(), expected.len() + 1, "{lines:?}");
+    for (line, (mv, weight)) in lines.iter().zip(&expected) {
+        assert!(
+            line.starts_with(&format!(" {mv} ")) && line.ends_with(&format!("({weight})")),
+            "{lines:?}"
+        );
+    }
+    assert_eq!(lines.last().unwrap(), "");
+
     // White's heaviest book move at once, announced by a thinking line in parentheses.
     engine.send("new");
     engine.send("post");
@@ -265,7 +279,6 @@ fn xboard_book_moves_at_once_with_a_thinking_line_and_bad_books_get_a_message() 
     let started = Instant::now();
     engine.send("go");
     let lines = engine.until("a move", SEARCH, |l| l.starts_with("move "));
-    let expected = book_moves(START);
     let heaviest = expected.iter().max_by_key(|(_, w)| *w).unwrap();
     assert_eq!(lines.last().unwrap(), &format!("move {}", heaviest.0));
     assert!(started.elapsed() < INSTANT);

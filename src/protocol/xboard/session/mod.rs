@@ -199,10 +199,7 @@ impl Session {
             // Answers.
             Command::Hint => self.send_hint(),
             Command::Dot => self.stat01(),
-            Command::Bk => {
-                self.out.line(" no book");
-                self.out.line("");
-            }
+            Command::Bk => self.book_text(),
             Command::Variant(variant) => self.variant(&variant),
             // Time and limits.
             Command::Level {
@@ -695,6 +692,24 @@ impl Session {
             self.book_line(&choice);
             self.play(&choice.outcome());
         }
+    }
+
+    /// `bk`: the own book's moves here with their share of the weights, a line each after a
+    /// space, then an empty line.
+    fn book_text(&mut self) {
+        match self.engine.book_moves() {
+            None => self.out.line(" no book"),
+            Some(moves) if moves.is_empty() => self.out.line(" not in book"),
+            Some(moves) => {
+                let total: u32 = moves.iter().map(|m| u32::from(m.weight)).sum();
+                for m in moves {
+                    let text = move_text(self.engine.position(), m.mv, self.notation());
+                    let percent = 100 * u32::from(m.weight) / total.max(1);
+                    self.out.line(&format!(" {text} {percent}% ({})", m.weight));
+                }
+            }
+        }
+        self.out.line("");
     }
 
     /// The thinking line of a book move: a PV in parentheses is XBoard's sign of one that
