@@ -69,6 +69,17 @@ mod tests {
         }
     }
 
+    /// An en-passant capture that would leave the king in check still counts (python-chess
+    /// 1.11.2's `zobrist_hash` of both FENs).
+    #[test]
+    fn en_passant_counts_when_a_pawn_attacks_the_square_legal_or_not() {
+        let pinned = "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2";
+        let without = "8/8/8/KPp4r/8/8/8/4k3 w - - 0 2";
+        let key = |fen| polyglot_key(&Position::from_fen(fen).unwrap());
+        assert_eq!(key(pinned), 0x3d665cc1f5da1059);
+        assert_eq!(key(without), 0x3d5ccf19475a793b);
+    }
+
     /// Every position of `tests/data/polyglot_keys.txt` (positions of real games with
     /// python-chess's `chess.polyglot.zobrist_hash`, by `tests/clients/polyglot_fixtures.py`).
     #[test]
