@@ -142,7 +142,7 @@ fn engine_settings(options: &GlobalOptions) -> (EngineOptions, Vec<String>) {
         }
         match result {
             Ok(_) => {}
-            Err(SetError::Network(why)) => refused.push(format!("{flag} {why}")),
+            Err(SetError::File { why, .. }) => refused.push(format!("{flag} {why}")),
             Err(_) => refused.push(format!("{flag} {value}: refused")),
         }
     }

@@ -3,6 +3,7 @@
 //! reports from searches it has abandoned. It knows no protocol text: `xboard` and `uci` turn
 //! their commands (their clocks too) into these calls and `SearchLimits`, and word the replies.
 
+pub(crate) mod book;
 pub mod limits;
 pub(crate) mod options;
 pub(crate) mod policy;
@@ -18,7 +19,7 @@ use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
     RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
-    TimeLimit,
+    TimeLimit, score,
 };
 use limits::MAX_THREADS;
 use options::{EngineOptions, OptionEffect, clamp_threads};
@@ -66,6 +67,42 @@ pub(crate) enum Report {
     Finished(SearchOutcome),
 }
 
+/// What `think` or `go` set going.
+#[derive(Clone, Debug)]
+pub(crate) enum Started {
+    /// A search with these limits; its reports follow.
+    Search(SearchLimits),
+    /// A move of the own book, taken without a search: nothing follows, play it now.
+    Book(BookChoice),
+}
+
+/// The own book's move for the position on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BookChoice {
+    pub(crate) mv: Move,
+    pub(crate) weight: u16,
+    /// The weights of all the book's moves for the position, and how many there are.
+    pub(crate) total_weight: u32,
+    pub(crate) moves: usize,
+}
+
+impl BookChoice {
+    /// The book move as a finished search without a score, for the path every own move
+    /// takes (`choose_move`, the draw and resign policy, the clock).
+    pub(crate) fn outcome(&self) -> SearchOutcome {
+        SearchOutcome {
+            best_move: self.mv,
+            ponder_move: None,
+            score: -score::INFINITY,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            lines: Vec::new(),
+        }
+    }
+}
+
 /// The own move chosen from a finished search, checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ChosenMove {
@@ -91,8 +128,10 @@ pub(crate) struct Engine {
     hint: Option<(u64, Move)>,
     /// XBoard `random`: choose among near-best moves (a toggle, off after `new`).
     random: bool,
-    /// This game's source for `random` and Skill Level choices.
+    /// This game's source for `random`, Skill Level and book choices.
     rng: StdRng,
+    /// What the protocol should tell the user about the book (it was found damaged).
+    book_notice: Option<String>,
 }
 
 /// Starts the two threads a session listens to, both sending into one channel: the reader
@@ -161,6 +200,7 @@ impl Engine {
             hint: None,
             random: false,
             rng: StdRng::seed_from_u64(0),
+            book_notice: None,
         };
         engine.reseed();
         engine
@@ -464,16 +504,69 @@ impl Engine {
         self.worker.stop();
     }
 
-    /// Thinks about the engine's move in the position on the board, within the protocol's
-    /// `limits` (depth and time).
-    pub(crate) fn think(&mut self, limits: SearchLimits) {
+    /// The engine's move in the position on the board: from the own book if it has one,
+    /// else a search within the protocol's `limits` (depth and time).
+    pub(crate) fn think(&mut self, limits: SearchLimits) -> Started {
         self.think_started = Instant::now();
-        self.launch(
+        if let Some(choice) = self.book_move() {
+            return Started::Book(choice);
+        }
+        Started::Search(self.launch(
             SearchKind::Thinking,
             self.game.position().clone(),
             self.game.history_keys(),
             limits,
-        );
+        ))
+    }
+
+    /// The own book's move for the position on the board, when `OwnBook` is on, a book is
+    /// loaded, the game is within `Book Depth` and the book has a legal move of some weight.
+    /// A book with an illegal move for the position is turned off (`take_book_notice` says so).
+    fn book_move(&mut self) -> Option<BookChoice> {
+        let options = &self.options;
+        let position = self.game.position();
+        let ply = 2 * (u32::from(position.fullmove_number()).max(1) - 1)
+            + u32::from(position.side_to_move() == Color::Black);
+        if !options.own_book || ply >= options.book_depth {
+            return None;
+        }
+        let book = options.book.as_ref()?;
+        let moves = match book.moves(position) {
+            Ok(moves) => moves,
+            Err(illegal) => {
+                let notice = format!("book {} turned off: {illegal}", self.options.book_file);
+                log::warn!("{notice}");
+                self.book_notice = Some(notice);
+                self.options.book = None;
+                self.options.book_file = options::NO_BOOK.to_string();
+                return None;
+            }
+        };
+        let chosen = book::choose(&moves, options.book_best_move, &mut self.rng);
+        let Some(chosen) = chosen else {
+            log::debug!("out of book");
+            return None;
+        };
+        let choice = BookChoice {
+            mv: chosen.mv,
+            weight: chosen.weight,
+            total_weight: moves.iter().map(|m| u32::from(m.weight)).sum(),
+            moves: moves.len(),
+        };
+        log::info!("book move {} ({choice:?})", chosen.mv);
+        Some(choice)
+    }
+
+    /// The book's moves for the position on the board (XBoard's `bk`), whether or not
+    /// `OwnBook` is on; `None` without a usable book.
+    pub(crate) fn book_moves(&self) -> Option<Vec<book::BookMove>> {
+        let book = self.options.book.as_ref()?;
+        book.moves(self.game.position()).ok()
+    }
+
+    /// What the user should hear about the book since last asked (it was found damaged).
+    pub(crate) fn take_book_notice(&mut self) -> Option<String> {
+        self.book_notice.take()
     }
 
     /// Ponders on the position after `expected` within the protocol's `limits` (a depth;
@@ -532,9 +625,11 @@ impl Engine {
 
     /// Starts the search a UCI `go` asks for (`limits` as the protocol stated them: time,
     /// depth, nodes, mate, root moves, infinite, ponder); returns its limits (for `debug on`).
-    /// Unlike `think` and `analyze` it always starts a search, even without a legal move
-    /// (the search then ends at once with none), so every `go` gets its report.
-    pub fn go(&mut self, limits: SearchLimits) -> SearchLimits {
+    /// A `go` for a move to play (not pondering, analysing, a mate search or a choice among
+    /// `searchmoves`) takes the own book's move first, as `think` does. Unlike `think` and
+    /// `analyze` it always starts a search otherwise, even without a legal move (the search
+    /// then ends at once with none), so every `go` gets its report.
+    pub(crate) fn go(&mut self, limits: SearchLimits) -> Started {
         self.think_started = Instant::now();
         let kind = if limits.ponder {
             SearchKind::Pondering {
@@ -545,12 +640,19 @@ impl Engine {
         } else {
             SearchKind::Thinking
         };
-        self.launch(
+        if kind == SearchKind::Thinking
+            && limits.only.is_empty()
+            && limits.mate.is_none()
+            && let Some(choice) = self.book_move()
+        {
+            return Started::Book(choice);
+        }
+        Started::Search(self.launch(
             kind,
             self.game.position().clone(),
             self.game.history_keys(),
             limits,
-        )
+        ))
     }
 
     /// Starts a search of `kind` within the protocol's `limits`; returns the limits it runs

@@ -1,12 +1,13 @@
 //! The engine's settings, whatever protocol sets them: move overhead, resignation, pondering,
 //! log limits, Multi-PV, the search's `SearchFeatures` (a switch per technique, IID, driver,
-//! evaluation), the network file, Chess960 and strength, with the ranges both protocols enforce
-//! and the names they share (the switches, IID, driver and evaluation choices). Table size and
-//! threads are not kept here (only their bounds): the core hands them
+//! evaluation), the network file, the own book, Chess960 and strength, with the ranges both
+//! protocols enforce and the names they share (the switches, IID, driver and evaluation
+//! choices). Table size and threads are not kept here (only their bounds): the core hands them
 //! straight to the search thread. The protocol rooms name the other options and turn their
 //! text into these values. Each option's `Audience` says whether a GUI's list shows it always
 //! (a user's setting) or only with `--tunables` (the lab's switches and constants).
 
+use super::book::Book;
 use super::strength::{ELO_RANGE, MAX_RANDOMIZE_CP, MAX_SKILL_LEVEL};
 use crate::board::CastlingMode;
 use crate::engine::limits::{
@@ -15,6 +16,7 @@ use crate::engine::limits::{
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
+use std::sync::Arc;
 
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
@@ -47,6 +49,16 @@ pub(crate) struct EngineOptions {
     pub(crate) eval_file: String,
     /// Chess960 castling (XBoard `variant fischerandom`, UCI `UCI_Chess960`).
     pub(crate) chess960: bool,
+    /// Play from `book` while it has the position (off by default: testers and GUIs bring
+    /// their own openings).
+    pub(crate) own_book: bool,
+    /// The `Book File` in use (`NO_BOOK` for none) and its checked contents.
+    pub(crate) book_file: String,
+    pub(crate) book: Option<Arc<Book>>,
+    /// Play the book's heaviest move instead of one drawn by weight.
+    pub(crate) book_best_move: bool,
+    /// Consult the book only before this ply of the game (counted from its FEN's move number).
+    pub(crate) book_depth: u32,
     /// Play any root move within this many centipawns of the best (0: off).
     pub(crate) randomize_cp: u32,
     /// Seed of each game's move choice; 0 draws a new one from the clock every game.
@@ -76,6 +88,11 @@ impl Default for EngineOptions {
             network: Network::embedded(),
             eval_file: EMBEDDED_NETWORK.to_string(),
             chess960: false,
+            own_book: false,
+            book_file: NO_BOOK.to_string(),
+            book: None,
+            book_best_move: false,
+            book_depth: DEFAULT_BOOK_DEPTH,
             randomize_cp: 0,
             random_seed: 0,
             skill_level: super::strength::MAX_SKILL_LEVEL,
@@ -88,6 +105,12 @@ impl Default for EngineOptions {
 
 /// The `EvalFile` value that names the network built into the binary.
 pub(crate) const EMBEDDED_NETWORK: &str = "<embedded>";
+
+/// The `Book File` value for no book (UCI's usual word for an empty string).
+pub(crate) const NO_BOOK: &str = "<empty>";
+/// Plies; books rarely reach past 40 moves, so the default leaves the whole book in play.
+pub(crate) const DEFAULT_BOOK_DEPTH: u32 = 255;
+pub(crate) const MAX_BOOK_DEPTH: u32 = 1000;
 
 /// The `Evaluation` option's values.
 pub(crate) const EVALUATION_CHOICES: [&str; 2] = ["Classical", "NNUE"];
@@ -150,6 +173,23 @@ impl EngineOptions {
             self.search.evaluation = Evaluation::Nnue(network);
         }
         log::info!("network {} from {}", network.checksum(), self.eval_file);
+        Ok(())
+    }
+
+    /// Opens and checks the book in `file` (`NO_BOOK` or nothing: no book). A file that is
+    /// no usable book turns the book off; the error says why.
+    pub(crate) fn set_book_file(&mut self, file: &str) -> Result<(), String> {
+        self.book = None;
+        self.book_file = NO_BOOK.to_string();
+        if file.is_empty() || file == NO_BOOK {
+            log::info!("no book");
+            return Ok(());
+        }
+        let book = Book::open(std::path::Path::new(file))
+            .map_err(|e| format!("{file}: {e}; no book in use"))?;
+        log::info!("book {file}: {} entries", book.len());
+        self.book = Some(Arc::new(book));
+        self.book_file = file.to_string();
         Ok(())
     }
 }
@@ -228,6 +268,8 @@ pub(crate) enum OptionKind {
     Button,
     /// A file name; setting it may fail (the reason says what stays).
     File {
+        /// What the file holds, for the refusal (`network`, `book`).
+        holds: &'static str,
         get: fn(&EngineOptions) -> String,
         set: fn(&mut EngineOptions, &str) -> Result<(), String>,
     },
@@ -365,7 +407,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 39] = [
+pub(crate) const OPTIONS: [EngineOption; 43] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -490,12 +532,46 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
     option(
         "EvalFile",
         OptionKind::File {
+            holds: "network",
             get: |o| o.eval_file.clone(),
             set: EngineOptions::set_eval_file,
         },
         ShownTo::Both,
         Audience::User,
         OptionEffect::SearchFeatures,
+    ),
+    check!(
+        "OwnBook",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::Nothing,
+        |o| o.own_book
+    ),
+    option(
+        "Book File",
+        OptionKind::File {
+            holds: "book",
+            get: |o| o.book_file.clone(),
+            set: EngineOptions::set_book_file,
+        },
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::Nothing,
+    ),
+    check!(
+        "Best Book Move",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::Nothing,
+        |o| o.book_best_move
+    ),
+    spin!(
+        "Book Depth",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::Nothing,
+        (1, MAX_BOOK_DEPTH),
+        |o| o.book_depth
     ),
     switch!("Null Move", null_move),
     switch!("Late Move Reductions", late_move_reductions),
@@ -624,8 +700,11 @@ pub(crate) enum SetError {
         low: i64,
         high: i64,
     },
-    /// A network file that cannot be used: why, and which network stays.
-    Network(String),
+    /// A file that cannot be used (`holds` says what it was to hold): why, and what stays.
+    File {
+        holds: &'static str,
+        why: String,
+    },
 }
 
 impl std::fmt::Debug for EngineOption {
@@ -645,7 +724,8 @@ impl Eq for EngineOption {}
 impl EngineOptions {
     /// The one door for a setting by name, for `setoption`, `option` and the start-up flags:
     /// the option `name` as `spelling` names it takes `value` (trimmed) read as its kind;
-    /// a value it cannot take is refused and changes nothing. Answers the option and what
+    /// a value it cannot take is refused and changes nothing (but a book file that is no
+    /// usable book leaves no book). Answers the option and what
     /// the change needs (`OptionEffect`), which the engine carries out.
     pub(crate) fn set(
         &mut self,
@@ -675,7 +755,9 @@ impl EngineOptions {
                 set(self, choice);
             }
             OptionKind::Button => {}
-            OptionKind::File { set, .. } => set(self, value).map_err(SetError::Network)?,
+            OptionKind::File { holds, set, .. } => {
+                set(self, value).map_err(|why| SetError::File { holds, why })?
+            }
         }
         Ok((option, option.effect))
     }

@@ -31,14 +31,15 @@ mod search {
     mod strength;
 }
 
-/// XBoard and UCI through the binary, the options each announces, the command line, logs and
-/// long sessions.
+/// XBoard and UCI through the binary, the options each announces, the own book, the command
+/// line, logs and long sessions.
 mod protocol {
     mod cli;
     mod input_bounds;
     mod input_fuzz;
     mod lab_options;
     mod logs;
+    mod own_book;
     mod protocol1;
     mod reuse;
     mod soak;

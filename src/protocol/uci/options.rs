@@ -23,9 +23,12 @@ pub(crate) enum OptionError {
         low: u64,
         high: u64,
     },
-    /// A network file that cannot be used: `why` says why and which network stays.
-    Network {
+    /// A file that cannot be used (`holds` says what it was to hold): `why` says why and
+    /// what stays.
+    File {
+        name: String,
         value: String,
+        holds: &'static str,
         why: String,
     },
 }
@@ -46,9 +49,12 @@ impl OptionError {
             } => format!(
                 "info string error (option value out of range {low} to {high}): {name} = {value}"
             ),
-            OptionError::Network { value, why } => {
-                format!("info string error (network refused: {why}): EvalFile = {value}")
-            }
+            OptionError::File {
+                name,
+                value,
+                holds,
+                why,
+            } => format!("info string error ({holds} refused: {why}): {name} = {value}"),
         }
     }
 }
@@ -125,8 +131,10 @@ pub(crate) fn set(
             low: low as u64,
             high: high as u64,
         }),
-        Err(SetError::Network(why)) => Err(OptionError::Network {
+        Err(SetError::File { holds, why }) => Err(OptionError::File {
+            name: name.to_string(),
             value: raw.to_string(),
+            holds,
             why,
         }),
     }
@@ -161,6 +169,10 @@ mod tests {
             "Randomize (cp)",
             "Random Seed",
             "EvalFile",
+            "OwnBook",
+            "Book File",
+            "Best Book Move",
+            "Book Depth",
         ];
         assert_eq!(names(&EngineOptions::default()), user);
         let lab = EngineOptions {

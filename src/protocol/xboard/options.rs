@@ -17,9 +17,12 @@ pub(crate) enum OptionError {
         value: String,
         expected: String,
     },
-    /// A network file that cannot be used: `why` says why and which network stays.
-    Network {
+    /// A file that cannot be used (`holds` says what it was to hold): `why` says why and
+    /// what stays.
+    File {
+        name: String,
         value: String,
+        holds: &'static str,
         why: String,
     },
 }
@@ -34,9 +37,12 @@ impl OptionError {
                 value,
                 expected,
             } => format!("Error (invalid option value, {expected}): {name}={value}"),
-            OptionError::Network { value, why } => {
-                format!("Error (network refused: {why}): EvalFile={value}")
-            }
+            OptionError::File {
+                name,
+                value,
+                holds,
+                why,
+            } => format!("Error ({holds} refused: {why}): {name}={value}"),
         }
     }
 }
@@ -113,8 +119,10 @@ pub(crate) fn set(
             OptionKind::Combo { choices, .. } => format!("one of {}", choices.join(", ")),
             _ => "0 or 1".to_string(),
         })),
-        Err(SetError::Network(why)) => Err(OptionError::Network {
+        Err(SetError::File { holds, why }) => Err(OptionError::File {
+            name: name.to_string(),
             value: raw.to_string(),
+            holds,
             why,
         }),
     }
@@ -127,7 +135,7 @@ mod tests {
     use crate::logging::MB;
     use crate::search::IidMode;
 
-    const USER_FEATURES: [&str; 11] = [
+    const USER_FEATURES: [&str; 15] = [
         "Move Overhead -spin 30 0 5000",
         "Resign -check 0",
         "Resign Threshold -spin 800 200 3000",
@@ -139,6 +147,10 @@ mod tests {
         "Randomize (cp) -spin 0 0 100",
         "Random Seed -spin 0 0 2000000000",
         "EvalFile -file <embedded>",
+        "OwnBook -check 0",
+        "Book File -file <empty>",
+        "Best Book Move -check 0",
+        "Book Depth -spin 255 1 1000",
     ];
 
     #[test]

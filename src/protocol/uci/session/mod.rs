@@ -12,7 +12,7 @@ use crate::board::game::Game;
 use crate::board::{
     CastlingNotation, Color, Position, is_legal, line_text, move_text, parse_coordinate_in,
 };
-use crate::engine::{Engine, Event, Flow, Report};
+use crate::engine::{Engine, Event, Flow, Report, Started};
 use crate::protocol::output::Output;
 use crate::protocol::text::Dialect;
 use crate::search::{
@@ -184,7 +184,7 @@ impl Session {
             Command::Register => log::debug!("register: nothing to register"),
             Command::UciNewGame => self.engine.new_game(),
             Command::Position { start, moves } => self.position(&start, &moves),
-            Command::Go(parameters) => self.go(&parameters),
+            Command::Go(parameters) => return self.go(&parameters),
             Command::Stop => log::debug!("stop without a search"),
             Command::PonderHit => log::debug!("ponderhit without a ponder search"),
             Command::Quit => return Flow::Quit,
@@ -252,7 +252,8 @@ impl Session {
         }
     }
 
-    fn go(&mut self, go: &GoParameters) {
+    /// Starts the search, or answers at once with the own book's move.
+    fn go(&mut self, go: &GoParameters) -> Flow {
         let (own, increment) = match self.engine.position().side_to_move() {
             Color::White => (go.wtime, go.winc),
             Color::Black => (go.btime, go.binc),
@@ -285,7 +286,7 @@ impl Session {
             stopping: false,
             early: None,
         });
-        let limits = self.engine.go(SearchLimits {
+        let started = self.engine.go(SearchLimits {
             depth: go.depth.filter(|&d| d > 0),
             nodes: go.nodes,
             time: time.filter(|_| !go.infinite),
@@ -295,6 +296,20 @@ impl Session {
             mate: go.mate.filter(|&m| m > 0),
             ..SearchLimits::default()
         });
+        if let Some(notice) = self.engine.take_book_notice() {
+            self.info_string(&notice);
+        }
+        let limits = match started {
+            Started::Search(limits) => limits,
+            Started::Book(choice) => {
+                let text = move_text(self.engine.position(), choice.mv, self.notation());
+                self.info_string(&format!(
+                    "book move {text} (weight {} of {}, {} book moves)",
+                    choice.weight, choice.total_weight, choice.moves
+                ));
+                return self.best_move(&choice.outcome());
+            }
+        };
         let pondering = limits.ponder;
         if self.debug {
             let what = if pondering {
@@ -304,6 +319,7 @@ impl Session {
             };
             self.info_string(&format!("{what}: {limits}"));
         }
+        Flow::Continue
     }
 
     /// Ends the running search; its `bestmove` goes out when it has wound down (at once if

@@ -13,7 +13,7 @@ use crate::board::{
     CastlingNotation, Color, Move, Piece, PieceKind, Position, PositionBuilder, Square, line_text,
     move_text, parse_move_in,
 };
-use crate::engine::{Engine, Event, Flow, Report};
+use crate::engine::{BookChoice, Engine, Event, Flow, Report, Started};
 use crate::logging;
 use crate::protocol::output::{Output, printable};
 use crate::protocol::text::{Dialect, illegal_move_reply};
@@ -199,10 +199,7 @@ impl Session {
             // Answers.
             Command::Hint => self.send_hint(),
             Command::Dot => self.stat01(),
-            Command::Bk => {
-                self.out.line(" no book");
-                self.out.line("");
-            }
+            Command::Bk => self.book_text(),
             Command::Variant(variant) => self.variant(&variant),
             // Time and limits.
             Command::Level {
@@ -682,12 +679,50 @@ impl Session {
             self.clock.own_ms(),
             self.clock.opponent_ms()
         );
-        self.engine.think(SearchLimits {
+        let started = self.engine.think(SearchLimits {
             depth: self.depth_limit,
             time: Some(time),
             nps: (self.nps > 0).then_some(self.nps),
             ..SearchLimits::default()
         });
+        if let Some(notice) = self.engine.take_book_notice() {
+            self.out.line(&format!("telluser {}", printable(&notice)));
+        }
+        if let Started::Book(choice) = started {
+            self.book_line(&choice);
+            self.play(&choice.outcome());
+        }
+    }
+
+    /// `bk`: the own book's moves here with their share of the weights, a line each after a
+    /// space, then an empty line.
+    fn book_text(&mut self) {
+        match self.engine.book_moves() {
+            None => self.out.line(" no book"),
+            Some(moves) if moves.is_empty() => self.out.line(" not in book"),
+            Some(moves) => {
+                let total: u32 = moves.iter().map(|m| u32::from(m.weight)).sum();
+                for m in moves {
+                    let text = move_text(self.engine.position(), m.mv, self.notation());
+                    let percent = 100 * u32::from(m.weight) / total.max(1);
+                    self.out.line(&format!(" {text} {percent}% ({})", m.weight));
+                }
+            }
+        }
+        self.out.line("");
+    }
+
+    /// The thinking line of a book move: a PV in parentheses is XBoard's sign of one that
+    /// no search made.
+    fn book_line(&mut self, choice: &BookChoice) {
+        if !self.post {
+            return;
+        }
+        let text = move_text(self.engine.position(), choice.mv, self.notation());
+        self.out.thinking(&format!(
+            "0 0 0 0 (book {text}, weight {} of {}, {} book moves)",
+            choice.weight, choice.total_weight, choice.moves
+        ));
     }
 
     /// Ponders on `expected`; the time comes with the ponder hit.
