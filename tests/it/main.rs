@@ -35,6 +35,7 @@ mod search {
 /// long sessions.
 mod protocol {
     mod cli;
+    mod faults;
     mod input_bounds;
     mod input_fuzz;
     mod lab_options;
