@@ -51,10 +51,11 @@ mod protocol {
     mod xboard_protocol;
 }
 
-/// datagen, the corpus, the SPSA tuner, the tuner and the trainer.
+/// datagen, the corpus, OpenBench's build and bench, the SPSA tuner, the tuner and the trainer.
 mod tools {
     mod corpus;
     mod datagen;
+    mod openbench;
     mod spsa;
     mod train;
     mod tune;
