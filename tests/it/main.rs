@@ -24,6 +24,7 @@ mod eval {
 
 /// Searches, their drivers, Multi-PV, strength levels and the tunable constants.
 mod search {
+    mod many_threads;
     mod multipv;
     mod params;
     mod search_driver;
