@@ -6,9 +6,15 @@ clock Ironwood had left (average at the end, least at any move) and its time-per
     scripts/clock_sweep.py --games 20                       # XBoard, against Fairy-Max
     scripts/clock_sweep.py --proto uci --opponent 'stockfish proto=uci option.Skill Level=3'
     scripts/clock_sweep.py --controls 40/15 1+0.01 --engine-options Threads=8
+    scripts/clock_sweep.py --plan scripts/sweep_plan.json --scale 0.01   # a smoke run
 
-Needs python-chess 1.11 (as match.py) and the opponent on PATH (Debian puts fairymax in
-/usr/games). The Markdown summary goes to stdout; games, PGN and JSON to --out.
+A plan (JSON, scripts/sweep_plan.json is the 2,000-game one) lists cells, each a control,
+protocol, opponent, Ironwood's options, pondering and a game count; every cell gets its own
+row: games, time forfeits, illegal moves, crashes, hangs, protocol complaints, least clock
+left, the bytes of Ironwood's logs. `--scale` multiplies every count (at least one game).
+
+Needs python-chess 1.11 (as match.py) and the opponents on PATH (Debian puts fairymax in
+/usr/games). The Markdown summary goes to stdout; games, PGN, JSON and logs to --out.
 """
 
 import argparse
@@ -50,22 +56,60 @@ def parse_args():
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--openings", default=os.path.join(ROOT, "tests", "data", "openings.epd"))
     p.add_argument("--out", default="clock-sweep", help="folder for PGN, JSON and logs")
+    p.add_argument("--plan", help="a JSON list of cells (replaces the options above)")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply the plan's game counts")
     return p.parse_args()
 
 
+def cells(args):
+    """The cells to play: the plan's, or every control with the command line's settings."""
+    if args.plan:
+        with open(args.plan) as fh:
+            plan = json.load(fh)
+        for cell in plan["cells"]:
+            yield {
+                "control": cell["control"],
+                "proto": cell.get("proto", "xboard"),
+                "opponent": cell.get("opponent", "fairymax"),
+                "options": cell.get("options", []),
+                "ponder": cell.get("ponder", False),
+                "games": max(1, round(cell["games"] * args.scale)),
+            }
+        return
+    for control in args.controls:
+        yield {"control": control, "proto": args.proto, "opponent": args.opponent,
+               "options": args.engine_options, "ponder": False, "games": args.games}
+
+
+def label(cell):
+    _, opponent = opponent_words(cell["opponent"])
+    extra = " ".join(cell["options"] + (["ponder"] if cell["ponder"] else []))
+    return " ".join(x for x in [cell["control"], cell["proto"], "vs " + opponent, extra] if x)
+
+
 def opponent_words(text):
+    """match.py's words for an opponent: the command, then its keys; `name=` may rename it
+    (Ironwood against itself needs another name)."""
     words = shlex.split(text)
-    name = os.path.basename(words[0])
-    return ["name=" + name, "cmd=" + words[0]] + words[1:], name
+    named = [w[len("name="):] for w in words[1:] if w.startswith("name=")]
+    name = named[0] if named else os.path.basename(words[0])
+    rest = [w for w in words[1:] if not w.startswith("name=")]
+    return ["name=" + name, "cmd=" + words[0]] + rest, name
 
 
-def play(args, control, out):
-    stem = os.path.join(out, re.sub(r"[^0-9a-z.+]+", "_", control.lower()))
-    opponent, _ = opponent_words(args.opponent)
-    engine = ["name=ironwood", "cmd=" + args.engine, "proto=" + args.proto]
-    engine += ["option." + o for o in args.engine_options]
+def play(args, cell, number, out):
+    stem = os.path.join(out, f"{number:02d}-" + re.sub(r"[^0-9a-z.+]+", "_", label(cell).lower()))
+    opponent, _ = opponent_words(cell["opponent"])
+    logs = stem + "-logs"
+    os.makedirs(logs, exist_ok=True)
+    engine = ["name=ironwood", f"cmd={args.engine} --log-dir {shlex.quote(logs)}",
+              "proto=" + cell["proto"]]
+    engine += ["option." + o for o in cell["options"]]
+    if cell["ponder"]:
+        engine.append("ponder=1")
     cmd = [sys.executable, MATCH, "--engine", *engine, "--engine", *opponent,
-           "--tc", control, "--games", str(args.games), "--concurrency", str(args.concurrency),
+           "--tc", cell["control"], "--games", str(cell["games"]),
+           "--concurrency", str(args.concurrency),
            "--pgn", stem + ".pgn", "--json", stem + ".json", "-q"]
     if args.openings and os.path.exists(args.openings):
         cmd += ["--openings", args.openings, "--openings-order", "random", "--seed", "1"]
@@ -75,7 +119,8 @@ def play(args, control, out):
         result = json.load(fh)
     with open(stem + ".pgn") as fh:
         pgn = fh.read()
-    return result, pgn
+    log_bytes = sum(os.path.getsize(os.path.join(logs, f)) for f in os.listdir(logs))
+    return result, pgn, log_bytes
 
 
 def think_times(pgn, name):
@@ -97,7 +142,7 @@ def think_times(pgn, name):
     return by_move
 
 
-def summarize(control, result, pgn):
+def summarize(control, result, pgn, log_bytes=0):
     games = result["games"]
     name = "ironwood"
     faults = {}
@@ -121,6 +166,8 @@ def summarize(control, result, pgn):
         "score": f"{score:g}",
         "time": faults.get("time", 0),
         "other": sum(v for k, v in faults.items() if k != "time"),
+        "faults": faults,
+        "log_bytes": log_bytes,
         "avg_left": f"{statistics.mean(left):.2f}" if left and not control.startswith("st") else "-",
         "least_left": f"{min(least):.3f}" if least and not control.startswith("st") else "-",
         "ms_per_move": f"{1000 * used / max(moves, 1):.0f}",
@@ -132,23 +179,31 @@ def main():
     args = parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows = []
-    for control in args.controls:
-        result, pgn = play(args, control, args.out)
-        rows.append(summarize(control, result, pgn))
-        print(f"done {control}", file=sys.stderr)
-    _, opponent = opponent_words(args.opponent)
-    options = " ".join(args.engine_options) or "defaults"
-    print(f"Ironwood ({args.proto}, {options}) against {opponent}, {args.games} games a control.\n")
-    head = ["control", "games", "score", "time losses", "other faults", "clock left at end (s)",
-            "least clock left (s)", "ms a move"]
-    head += [f"moves {lo}-{hi}" if hi < 10_000 else f"moves {lo}+" for lo, hi in CURVE]
+    for number, cell in enumerate(cells(args), 1):
+        result, pgn, log_bytes = play(args, cell, number, args.out)
+        row = summarize(label(cell), result, pgn, log_bytes)
+        rows.append(row)
+        print(f"done {row['control']}: {row['games']} games", file=sys.stderr)
+    total = sum(r["games"] for r in rows)
+    source = args.plan or f"{args.proto}, {' '.join(args.engine_options) or 'defaults'}"
+    print(f"Ironwood, {total} games in {len(rows)} cells ({source}).\n")
+    kinds = ["time", "illegal", "crash", "hang", "protocol"]
+    head = ["cell", "games", "score", "time forfeits", "illegal moves", "crashes", "hangs",
+            "protocol complaints", "least clock left (s)", "ms a move", "log bytes"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
-        cells = [r["control"], r["games"], r["score"], r["time"], r["other"], r["avg_left"],
-                 r["least_left"], r["ms_per_move"], *r["curve"]]
-        print("| " + " | ".join(str(c) for c in cells) + " |")
-    return 1 if any(r["time"] or r["other"] for r in rows) else 0
+        cells_ = [r["control"], r["games"], r["score"], *(r["faults"].get(k, 0) for k in kinds),
+                  r["least_left"], r["ms_per_move"], r["log_bytes"]]
+        print("| " + " | ".join(str(c) for c in cells_) + " |")
+    print()
+    head = ["cell"] + [f"moves {lo}-{hi}" if hi < 10_000 else f"moves {lo}+" for lo, hi in CURVE]
+    print("Ironwood's milliseconds a move by its move number:\n")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join([r["control"], *r["curve"]]) + " |")
+    return 1 if any(r["faults"] for r in rows) else 0
 
 
 if __name__ == "__main__":

@@ -190,7 +190,7 @@ pub fn init(settings: &LogSettings) -> LogSetup {
         file: None,
         next_check: Instant::now() + CHECK_INTERVAL,
         lost_lines: 0,
-        failed: false,
+        reported: false,
     };
     let mut setup = LogSetup::default();
     sink.switch("the process starts".to_string());
@@ -341,8 +341,10 @@ struct Sink {
     /// When the file is next checked to be in the folder, or a failed log retries.
     next_check: Instant,
     lost_lines: u64,
-    /// The failure is reported once, until a file opens again.
-    failed: bool,
+    /// A failure was reported: the GUI hears of one once in the process's life (a disk
+    /// that fills fails again after every file the retries open); each later file's header
+    /// counts the lines lost.
+    reported: bool,
 }
 
 impl Sink {
@@ -393,7 +395,6 @@ impl Sink {
                 self.part = part;
                 self.file = Some(open);
                 self.lost_lines = 0;
-                self.failed = false;
                 self.prune();
             }
             Err(e) => self.fail(&e),
@@ -403,8 +404,8 @@ impl Sink {
     fn fail(&mut self, error: &std::io::Error) {
         self.file = None;
         self.next_check = Instant::now() + RETRY_INTERVAL;
-        if !self.failed {
-            self.failed = true;
+        if !self.reported {
+            self.reported = true;
             report_failure(format!(
                 "cannot write a log file in {}: {error}; playing without a log",
                 self.dir.display()

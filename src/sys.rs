@@ -1,6 +1,6 @@
 //! What the engine asks of the operating system beyond Rust's std, declared by hand (no
-//! extra crates): ignoring SIGINT, which XBoard sends to engines and which would otherwise
-//! kill a Rust process (Unix), the memory available for the table (Linux: /proc/meminfo;
+//! extra crates): ignoring SIGINT, which XBoard sends to engines, and SIGXFSZ, which a file
+//! size limit sends at the log's next line (either would kill a Rust process; Unix), the memory available for the table (Linux: /proc/meminfo;
 //! Windows: GlobalMemoryStatusEx), whether stdin is a console, and the CPU time the process
 //! has used (64-bit Linux: getrusage; Windows: GetProcessTimes; elsewhere unknown).
 
@@ -13,18 +13,25 @@ unsafe extern "C" {
 
 #[cfg(unix)]
 const SIGINT: i32 = 2;
+/// SIGXFSZ on Linux (but MIPS), macOS and the BSDs.
+#[cfg(all(unix, not(any(target_arch = "mips", target_arch = "mips64"))))]
+const SIGXFSZ: i32 = 25;
 #[cfg(unix)]
 const SIG_IGN: usize = 1;
 
-/// Ignore SIGINT for the rest of the process's life (Windows has no SIGINT to ignore: a
-/// GUI's Ctrl-C reaches only console programs, and WinBoard engines run without a console).
-pub fn ignore_sigint() {
+/// Ignore SIGINT and SIGXFSZ for the rest of the process's life. A log file that reaches
+/// the file size limit (`ulimit -f`) then fails with EFBIG, which the log reports once and
+/// plays on, instead of ending the game. (Windows has neither: a GUI's Ctrl-C reaches only
+/// console programs, and WinBoard engines run without a console.)
+pub fn ignore_signals() {
     #[cfg(unix)]
-    // SAFETY: `signal` is the C library's, called with a valid signal number and the
+    // SAFETY: `signal` is the C library's, called with valid signal numbers and the
     // constant SIG_IGN (no handler code runs, so there are no async-signal-safety concerns);
     // it only changes the process's signal disposition.
     unsafe {
         signal(SIGINT, SIG_IGN);
+        #[cfg(not(any(target_arch = "mips", target_arch = "mips64")))]
+        signal(SIGXFSZ, SIG_IGN);
     }
 }
 

@@ -159,7 +159,7 @@ fn tool_settings(options: &GlobalOptions) -> Result<EngineOptions, String> {
 
 /// A protocol session on stdin/stdout, on the settings the flags gave.
 fn serve(options: &GlobalOptions) {
-    sys::ignore_sigint();
+    sys::ignore_signals();
     if sys::stdin_is_terminal() {
         eprintln!(
             "Ironwood {}: a chess engine speaking the XBoard protocol and UCI; waiting for XBoard commands (or `uci`) on stdin.",

@@ -391,8 +391,8 @@ impl Engine {
     }
 
     /// Search threads as asked, up to the search's cap: more than the processors is the
-    /// user's (or tester's) choice, and costs the clock nothing (the main thread alone stops
-    /// the search); XBoard's `cores`, a cap by definition, is brought within them first.
+    /// user's (or tester's) choice, and the clock holds (every thread watches the hard time
+    /// limit); XBoard's `cores`, a cap by definition, is brought within them first.
     pub(crate) fn set_threads(&mut self, requested: u64) -> usize {
         let n = usize::try_from(requested.clamp(1, MAX_THREADS)).unwrap_or(1);
         let processors = clamp_threads(u64::MAX);

@@ -226,6 +226,17 @@ impl<S: DrivenSession> Harness<S> {
         }
     }
 
+    /// Hands the session the real search's reports that have arrived by now, without waiting
+    /// (a test choosing this moment makes the report cross whatever line it sends next).
+    pub(crate) fn deliver_arrived(&mut self) {
+        let SearchThread::Searching(inbox) = &self.search else {
+            panic!("a recording harness has no reports of its own");
+        };
+        while let Ok(report) = inbox.try_recv() {
+            self.session.handle(Event::Search(report));
+        }
+    }
+
     /// Hands the real search's reports to the session until it writes a line for which
     /// `done` holds; every line written up to that one.
     pub(crate) fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
@@ -248,4 +259,10 @@ impl<S: DrivenSession> Harness<S> {
             }
         }
     }
+}
+
+/// Up to 1.5 ms for the search thread to get on (a GUI's next line takes that long or
+/// longer), so that searches end between random lines as well as being cut short.
+pub(crate) fn pause(rng: &mut impl rand::Rng) {
+    std::thread::sleep(Duration::from_micros(rng.gen_range(0..1500)));
 }

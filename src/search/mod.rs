@@ -311,7 +311,6 @@ impl Searcher {
                 let tt = Arc::clone(&self.tt);
                 let root = root.clone();
                 let allowed = allowed.clone();
-                let max_depth = control.max_depth();
                 let helper_stop = Arc::clone(&helper_stop);
                 let shared_nodes = Arc::clone(&shared_nodes);
                 let features = self.features;
@@ -329,7 +328,7 @@ impl Searcher {
                             &shared_nodes,
                             tables,
                         );
-                        thread.run_helper(&allowed, max_depth)
+                        thread.run_helper(&allowed, control)
                     });
                 match spawned {
                     Ok(handle) => helper_threads.push(handle),

@@ -24,6 +24,7 @@ mod eval {
 
 /// Searches, their drivers, Multi-PV, strength levels and the tunable constants.
 mod search {
+    mod many_threads;
     mod multipv;
     mod params;
     mod search_driver;
@@ -35,6 +36,7 @@ mod search {
 /// line, logs and long sessions.
 mod protocol {
     mod cli;
+    mod faults;
     mod input_bounds;
     mod input_fuzz;
     mod lab_options;
@@ -51,10 +53,11 @@ mod protocol {
     mod xboard_protocol;
 }
 
-/// datagen, the corpus, the SPSA tuner, the tuner and the trainer.
+/// datagen, the corpus, OpenBench's build and bench, the SPSA tuner, the tuner and the trainer.
 mod tools {
     mod corpus;
     mod datagen;
+    mod openbench;
     mod spsa;
     mod train;
     mod tune;

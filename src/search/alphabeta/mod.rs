@@ -65,6 +65,9 @@ pub struct ThreadSearch<'a> {
     shared_nodes: &'a AtomicU64,
     /// The main thread's control, with the stop rules; helpers stop with `helper_stop`.
     control: Option<&'a SearchControl>,
+    /// A helper's view of the same control, for its hard time limit only: a helper that
+    /// finds it past stops every thread.
+    helper_clock: Option<&'a SearchControl>,
     /// The current root search has finished its first move (the soft limit may stop it).
     root_first_move_done: bool,
     nodes: u64,
@@ -122,6 +125,7 @@ impl<'a> ThreadSearch<'a> {
             helper_stop,
             shared_nodes,
             control: None,
+            helper_clock: None,
             root_first_move_done: false,
             nodes: 0,
             unreported_nodes: 0,
@@ -161,6 +165,9 @@ impl<'a> ThreadSearch<'a> {
             if control.should_stop(nodes, self.root_first_move_done) {
                 self.stopped = true;
             }
+        } else if self.helper_clock.is_some_and(SearchControl::past_hard_time) {
+            self.helper_stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
         }
     }
 
@@ -574,7 +581,13 @@ impl<'a> ThreadSearch<'a> {
     /// aspiration window as the main thread's, starting at a different depth and root order
     /// so the threads spread out. Its table entries help the main thread as it goes; its last
     /// completed iteration comes back for the choice of the move to play.
-    pub fn run_helper(&mut self, allowed: &MoveList, max_depth: u32) -> Option<CompletedIteration> {
+    pub fn run_helper(
+        &mut self,
+        allowed: &MoveList,
+        control: &'a SearchControl,
+    ) -> Option<CompletedIteration> {
+        self.helper_clock = Some(control);
+        let max_depth = control.max_depth();
         let mut moves = self.make_root_moves(allowed);
         let count = moves.len();
         if count > 2 {

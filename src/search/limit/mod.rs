@@ -369,6 +369,12 @@ impl SearchControl {
         {
             return true;
         }
+        self.past_hard_time()
+    }
+
+    /// Whether the hard time limit is past (never while pondering). Helpers ask it too: on a
+    /// machine with more threads than processors the main thread may wait long for its turn.
+    pub(crate) fn past_hard_time(&self) -> bool {
         !self.is_pondering()
             && matches!(self.budget(), (elapsed, Some(budget))
                 if elapsed >= Duration::from_millis(budget.hard_ms))

@@ -3,8 +3,8 @@
 //! with a real one on a small table they check what real searches answer.
 
 use super::*;
-use crate::board::parse_move;
-use crate::protocol::harness::drive_session;
+use crate::board::{Move, parse_move};
+use crate::protocol::harness::{drive_session, pause};
 use crate::search::worker::Recorded;
 use crate::search::{SearchParams, TimeLimit};
 
@@ -374,4 +374,137 @@ fn real_searches_keep_their_answer_until_allowed() {
     h.send("go depth 3");
     let lines = h.until(|line| line.starts_with("bestmove"));
     assert_eq!(lines, ["bestmove 0000"]);
+}
+
+/// The GUI's side of a random conversation: the game it sends, the positions whose `go` is
+/// still owed a `bestmove`, and the `isready`s still owed a `readyok`.
+struct UciReferee {
+    moves: Vec<Move>,
+    owed: VecDeque<Position>,
+    gos: usize,
+    answered: usize,
+    isready: usize,
+    readyok: usize,
+}
+
+impl UciReferee {
+    fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(Position::startpos(), |pos, &m| pos.make_move(m))
+    }
+
+    /// Every `bestmove` answers the oldest owed `go` with a legal move of its position
+    /// (`0000` where it has none); `readyok` never outnumbers `isready`.
+    fn read(&mut self, lines: Vec<String>) {
+        for line in lines {
+            if line == "readyok" {
+                self.readyok += 1;
+                assert!(self.readyok <= self.isready, "readyok without isready");
+            } else if let Some(rest) = line.strip_prefix("bestmove ") {
+                let pos = self.owed.pop_front().expect("a bestmove without a go");
+                self.answered += 1;
+                let best = rest.split_whitespace().next().unwrap();
+                let mut list = crate::board::MoveList::new();
+                crate::board::legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    assert_eq!(best, "0000");
+                } else {
+                    let m = parse_move(&pos, best).unwrap_or_else(|e| panic!("{line}: {e}"));
+                    assert!(is_legal(&pos, m), "{line} in {}", pos.to_fen());
+                }
+            } else {
+                assert!(
+                    line.starts_with("info"),
+                    "only info, readyok and bestmove: {line}"
+                );
+            }
+        }
+    }
+}
+
+/// 10,000 random lines of `go` (depth, nodes, infinite, ponder), `stop`, `ponderhit`,
+/// `isready`, `ucinewgame` and `position` against real searches whose reports reach the
+/// session at random moments: every `go` gets exactly one legal `bestmove`, every
+/// `isready` its `readyok`.
+#[test]
+fn random_interleavings_answer_every_go_once_and_every_isready() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(61);
+    let mut h = Harness::searching();
+    h.send("setoption name Ponder value true");
+    let mut referee = UciReferee {
+        moves: Vec::new(),
+        owed: VecDeque::new(),
+        gos: 0,
+        answered: 0,
+        isready: 0,
+        readyok: 0,
+    };
+    for _ in 0..10_000 {
+        let line = match rng.gen_range(0..10) {
+            0 => "stop".to_string(),
+            1 => "ponderhit".to_string(),
+            2 => {
+                referee.isready += 1;
+                "isready".to_string()
+            }
+            3 => {
+                referee.moves.clear();
+                "ucinewgame".to_string()
+            }
+            4 | 5 => {
+                let mut list = crate::board::MoveList::new();
+                crate::board::legal_moves(&referee.position(), &mut list);
+                match list.len() {
+                    0 => referee.moves.clear(),
+                    n => referee
+                        .moves
+                        .push(list.iter().nth(rng.gen_range(0..n)).copied().unwrap()),
+                }
+                let moves: Vec<String> = referee.moves.iter().map(Move::to_string).collect();
+                format!("position startpos moves {}", moves.join(" "))
+            }
+            kind => {
+                referee.gos += 1;
+                referee.owed.push_back(referee.position());
+                match kind {
+                    6 => format!("go depth {}", rng.gen_range(1..=3)),
+                    7 => format!("go nodes {}", rng.gen_range(100..2000)),
+                    8 => "go infinite".to_string(),
+                    _ => "go ponder wtime 1000 btime 1000".to_string(),
+                }
+            }
+        };
+        assert_eq!(h.send(&line), Flow::Continue);
+        if rng.gen_bool(0.5) {
+            pause(&mut rng);
+            h.deliver_arrived();
+        }
+        let out = h.output();
+        referee.read(out);
+    }
+    // Most answers must come amid the lines (about 80 % do), not only in the end.
+    assert!(
+        referee.answered > referee.gos / 2,
+        "{} of {}",
+        referee.answered,
+        referee.gos
+    );
+    // What is still owed comes after `stop`s: the lines sent faster than searches answer
+    // wait in order, and each held `go` starts only after the `bestmove` before it.
+    for _ in 0..=referee.gos {
+        if referee.answered == referee.gos && referee.readyok == referee.isready {
+            break;
+        }
+        h.send("stop");
+        h.settle();
+        let out = h.output();
+        referee.read(out);
+    }
+    assert_eq!(referee.answered, referee.gos, "a go without its bestmove");
+    assert_eq!(
+        referee.readyok, referee.isready,
+        "an isready without readyok"
+    );
 }

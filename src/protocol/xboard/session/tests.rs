@@ -2,9 +2,11 @@
 //! lines go in, the search thread is a recorder, and the tests make up the search reports,
 //! so each protocol rule is checked without spawning the binary or waiting on a clock.
 
+use std::collections::VecDeque;
+
 use super::*;
 use crate::board::parse_move;
-use crate::protocol::harness::drive_session;
+use crate::protocol::harness::{drive_session, pause};
 use crate::search::worker::Recorded;
 use crate::search::{MATE, TimeLimit};
 
@@ -504,4 +506,159 @@ fn scores_in_protocol_units() {
     assert_eq!(protocol_score(MATE - 3), 100_002);
     assert_eq!(protocol_score(-(MATE - 2)), -100_001);
     assert_eq!(protocol_score(-(MATE - 4)), -100_002);
+}
+
+/// The GUI's side of a random XBoard conversation: the board, the side the engine plays
+/// (`None` in force mode), whether a result was claimed, and the pings still owed a pong.
+struct XboardReferee {
+    position: Position,
+    engine_side: Option<Color>,
+    over: bool,
+    pings: VecDeque<u32>,
+    engine_moves: usize,
+}
+
+impl XboardReferee {
+    /// Each `move` is legal, for the side the engine plays, on its turn (a second move in a
+    /// row would be the opponent's); `pong`s come in the order of their `ping`s.
+    fn read(&mut self, lines: Vec<String>) {
+        for line in lines {
+            if let Some(text) = line.strip_prefix("move ") {
+                let side = self.position.side_to_move();
+                assert_eq!(
+                    self.engine_side,
+                    Some(side),
+                    "{line}: not the engine's turn"
+                );
+                let m = parse_move(&self.position, text)
+                    .unwrap_or_else(|e| panic!("{line} in {}: {e}", self.position.to_fen()));
+                self.position = self.position.make_move(m);
+                self.engine_moves += 1;
+            } else if let Some(token) = line.strip_prefix("pong ") {
+                let expected = self.pings.pop_front().expect("a pong without a ping");
+                assert_eq!(token, expected.to_string(), "pongs out of order");
+            } else if line == "resign" {
+                self.engine_side = None;
+            } else if ["1-0", "0-1", "1/2-1/2"]
+                .iter()
+                .any(|r| line.starts_with(r))
+            {
+                self.over = true;
+            } else {
+                assert!(
+                    line == "offer draw" || line.starts_with("Illegal move"),
+                    "unexpected line {line}"
+                );
+            }
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut list = crate::board::MoveList::new();
+        crate::board::legal_moves(&self.position, &mut list);
+        list.iter().copied().collect()
+    }
+}
+
+/// 10,000 random lines of `ping`, `force`, `go`, `?`, `new` and `usermove` against real
+/// searches (`sd 2`) whose reports reach the session at random moments: every engine move
+/// is legal and on its turn (none twice), none is lost (the engine on move always moves
+/// in the end), and every `ping` gets its `pong` in order.
+#[test]
+fn random_interleavings_lose_no_move_and_answer_every_ping_in_order() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(61);
+    let mut h = Harness::searching();
+    h.send("xboard\nprotover 2\nnew\nsd 2");
+    h.output();
+    let mut referee = XboardReferee {
+        position: Position::startpos(),
+        engine_side: Some(Color::Black),
+        over: false,
+        pings: VecDeque::new(),
+        engine_moves: 0,
+    };
+    let mut next_ping = 0;
+    for i in 0..10_000 {
+        if i % 500 == 499 {
+            settle_and_check(&mut h, &mut referee);
+        }
+        let line = match rng.gen_range(0..10) {
+            0 => {
+                next_ping += 1;
+                referee.pings.push_back(next_ping);
+                format!("ping {next_ping}")
+            }
+            1 => {
+                referee.engine_side = None;
+                "force".to_string()
+            }
+            2 => {
+                referee.engine_side = Some(referee.position.side_to_move());
+                "go".to_string()
+            }
+            3 => "?".to_string(),
+            4 => {
+                referee.position = Position::startpos();
+                referee.engine_side = Some(Color::Black);
+                referee.over = false;
+                "new\nsd 2".to_string()
+            }
+            _ => {
+                let moves = referee.legal_moves();
+                if moves.is_empty() {
+                    continue;
+                }
+                let m = moves[rng.gen_range(0..moves.len())];
+                let out = h.send(&format!("usermove {m}"));
+                assert_eq!(out, Flow::Continue);
+                let out = h.output();
+                // Refused while the engine thinks; otherwise on the board.
+                if !out.iter().any(|l| l.starts_with("Illegal move")) {
+                    referee.position = referee.position.make_move(m);
+                }
+                referee.read(out);
+                if rng.gen_bool(0.5) {
+                    pause(&mut rng);
+                    h.deliver_arrived();
+                }
+                let out = h.output();
+                referee.read(out);
+                continue;
+            }
+        };
+        assert_eq!(h.send(&line), Flow::Continue);
+        if rng.gen_bool(0.5) {
+            pause(&mut rng);
+            h.deliver_arrived();
+        }
+        let out = h.output();
+        referee.read(out);
+    }
+    settle_and_check(&mut h, &mut referee);
+    // Searches must mostly end between lines, or the test checks little (about 2,200 do).
+    assert!(
+        referee.engine_moves > 1000,
+        "{} moves",
+        referee.engine_moves
+    );
+}
+
+/// Lets every search end and its reports arrive: no ping is then unanswered, and the engine
+/// is not left on move in a game that goes on.
+fn settle_and_check(h: &mut Harness, referee: &mut XboardReferee) {
+    h.settle();
+    let out = h.output();
+    referee.read(out);
+    assert!(
+        referee.pings.is_empty(),
+        "pings unanswered: {:?}",
+        referee.pings
+    );
+    let on_move = referee.engine_side == Some(referee.position.side_to_move());
+    assert!(
+        !on_move || referee.over || referee.legal_moves().is_empty(),
+        "the engine's move was lost in {}",
+        referee.position.to_fen()
+    );
 }
