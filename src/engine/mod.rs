@@ -21,7 +21,7 @@ use crate::search::{
     TimeLimit,
 };
 use limits::MAX_THREADS;
-use options::{EngineOptions, OptionEffect, clamp_threads};
+use options::{EngineOptions, Notice, OptionEffect, clamp_threads};
 use policy::DrawResignPolicy;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -371,6 +371,11 @@ impl Engine {
     }
 
     /// Hands `options.search` to the search thread.
+    /// The messages the last settings left for the user (tables loaded or left out).
+    pub(crate) fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.options.notices)
+    }
+
     fn apply_search_features(&mut self) {
         self.worker.set_features(self.options.search);
     }
@@ -670,6 +675,7 @@ impl Engine {
             elapsed: outcome.elapsed,
             nodes: outcome.nodes,
             hashfull: outcome.hashfull,
+            tbhits: outcome.tbhits,
             pv: vec![chosen.best],
         })
     }

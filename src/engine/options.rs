@@ -15,6 +15,7 @@ use crate::engine::limits::{
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
+use crate::tablebase::Tablebases;
 
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
 /// Centipawns, inclusive.
@@ -59,7 +60,22 @@ pub(crate) struct EngineOptions {
     /// Announce the lab's options, the technique switches and the search's constants
     /// (`--tunables`); they are settable by name either way.
     pub(crate) announce_lab: bool,
+    /// `SyzygyPath` as given (empty: no tables); the tables are in `search.syzygy`.
+    pub(crate) syzygy_path: String,
+    /// What loading the tables found, for the session to tell the user once.
+    pub(crate) notices: Vec<Notice>,
 }
+
+/// A message for the user about a setting's effect, in the protocol's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Notice {
+    /// A problem (a folder or file left out) rather than a plain report.
+    pub(crate) problem: bool,
+    pub(crate) text: String,
+}
+
+/// The `SyzygyPath` value that means no tables (UCI GUIs show it as the default).
+pub(crate) const NO_TABLES: &str = "<empty>";
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -82,6 +98,8 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: super::strength::ELO_RANGE.1,
             announce_lab: false,
+            syzygy_path: String::new(),
+            notices: Vec::new(),
         }
     }
 }
@@ -151,6 +169,42 @@ impl EngineOptions {
         }
         log::info!("network {} from {}", network.checksum(), self.eval_file);
         Ok(())
+    }
+    /// Loads the Syzygy tables of the folders in `paths` (`:`-separated on Unix, `;` on
+    /// Windows; empty or `<empty>`: none) unless they are the ones loaded. Folders and files
+    /// that cannot be used are left out, each with a notice; the rest are probed.
+    pub(crate) fn set_syzygy_path(&mut self, paths: &str) {
+        let paths = if paths == NO_TABLES { "" } else { paths };
+        if paths == self.syzygy_path {
+            return;
+        }
+        self.syzygy_path = paths.to_string();
+        if paths.is_empty() {
+            self.search.syzygy.tables = None;
+            return;
+        }
+        let (tables, problems) = Tablebases::load(paths);
+        for problem in problems {
+            log::warn!("Syzygy table not used: {problem}");
+            self.notices.push(Notice {
+                problem: true,
+                text: format!("Syzygy: not used: {problem}"),
+            });
+        }
+        let text = format!(
+            "Syzygy: {} table files, up to {} pieces, from {paths}",
+            tables.file_count(),
+            tables.max_pieces()
+        );
+        log::info!("{text}");
+        self.notices.push(Notice {
+            problem: tables.file_count() == 0,
+            text,
+        });
+        // Kept for the process, like a network: the search threads hold the reference, and
+        // a path is loaded again only when it changes.
+        self.search.syzygy.tables =
+            (tables.file_count() > 0).then(|| &*Box::leak(Box::new(tables)));
     }
 }
 
@@ -230,6 +284,11 @@ pub(crate) enum OptionKind {
     File {
         get: fn(&EngineOptions) -> String,
         set: fn(&mut EngineOptions, &str) -> Result<(), String>,
+    },
+    /// Folders, separated as the OS separates PATH; what is unusable goes to `notices`.
+    Path {
+        get: fn(&EngineOptions) -> String,
+        set: fn(&mut EngineOptions, &str),
     },
 }
 
@@ -365,7 +424,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 39] = [
+pub(crate) const OPTIONS: [EngineOption; 43] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -496,6 +555,45 @@ pub(crate) const OPTIONS: [EngineOption; 39] = [
         ShownTo::Both,
         Audience::User,
         OptionEffect::SearchFeatures,
+    ),
+    option(
+        "SyzygyPath",
+        OptionKind::Path {
+            get: |o| {
+                if o.syzygy_path.is_empty() {
+                    NO_TABLES.to_string()
+                } else {
+                    o.syzygy_path.clone()
+                }
+            },
+            set: EngineOptions::set_syzygy_path,
+        },
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+    ),
+    spin!(
+        "SyzygyProbeDepth",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        (1, 100),
+        |o| o.search.syzygy.probe_depth
+    ),
+    check!(
+        "Syzygy50MoveRule",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        |o| o.search.syzygy.rule50
+    ),
+    spin!(
+        "SyzygyProbeLimit",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        (0, 7),
+        |o| o.search.syzygy.probe_limit
     ),
     switch!("Null Move", null_move),
     switch!("Late Move Reductions", late_move_reductions),
@@ -676,6 +774,7 @@ impl EngineOptions {
             }
             OptionKind::Button => {}
             OptionKind::File { set, .. } => set(self, value).map_err(SetError::Network)?,
+            OptionKind::Path { set, .. } => set(self, value),
         }
         Ok((option, option.effect))
     }

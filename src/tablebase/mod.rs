@@ -73,6 +73,17 @@ pub struct RootRanking {
     pub by_dtz: bool,
 }
 
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tablebases({} files, {} pieces)",
+            self.count,
+            self.max_pieces()
+        )
+    }
+}
+
 /// Ranks are offsets from this: a win within the 50-move rule ranks `RANK_WIN`, one that
 /// needs more moves ranks lower, the longer the lower.
 const RANK_WIN: i32 = 1 << 18;

@@ -83,7 +83,7 @@ fn announcement(option: &EngineOption, options: &EngineOptions) -> String {
             )
         }
         OptionKind::Button => format!("option name {name} type button"),
-        OptionKind::File { get, .. } => {
+        OptionKind::File { get, .. } | OptionKind::Path { get, .. } => {
             format!("option name {name} type string default {}", get(options))
         }
     }

@@ -74,6 +74,7 @@ fn feature(option: &EngineOption, options: &EngineOptions) -> String {
         }
         OptionKind::Button => format!("{name} -button"),
         OptionKind::File { get, .. } => format!("{name} -file {}", get(options)),
+        OptionKind::Path { get, .. } => format!("{name} -path {}", get(options)),
     }
 }
 
