@@ -22,13 +22,15 @@ mod eval {
     mod nnue_options;
 }
 
-/// Searches, their drivers, Multi-PV, strength levels and the tunable constants.
+/// Searches, their drivers, Multi-PV, strength levels, the tunable constants and the Syzygy
+/// tables.
 mod search {
     mod multipv;
     mod params;
     mod search_driver;
     mod searches;
     mod strength;
+    mod syzygy;
 }
 
 /// XBoard and UCI through the binary, the options each announces, the command line, logs and

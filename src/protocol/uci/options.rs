@@ -161,6 +161,10 @@ mod tests {
             "Randomize (cp)",
             "Random Seed",
             "EvalFile",
+            "SyzygyPath",
+            "SyzygyProbeDepth",
+            "Syzygy50MoveRule",
+            "SyzygyProbeLimit",
         ];
         assert_eq!(names(&EngineOptions::default()), user);
         let lab = EngineOptions {

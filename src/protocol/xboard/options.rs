@@ -128,7 +128,7 @@ mod tests {
     use crate::logging::MB;
     use crate::search::IidMode;
 
-    const USER_FEATURES: [&str; 11] = [
+    const USER_FEATURES: [&str; 15] = [
         "Move Overhead -spin 30 0 5000",
         "Resign -check 0",
         "Resign Threshold -spin 800 200 3000",
@@ -140,6 +140,10 @@ mod tests {
         "Randomize (cp) -spin 0 0 100",
         "Random Seed -spin 0 0 2000000000",
         "EvalFile -file <embedded>",
+        "SyzygyPath -path <empty>",
+        "SyzygyProbeDepth -spin 1 1 100",
+        "Syzygy50MoveRule -check 1",
+        "SyzygyProbeLimit -spin 7 0 7",
     ];
 
     #[test]

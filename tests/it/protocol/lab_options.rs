@@ -10,7 +10,7 @@ use common::{Engine, LONG, SHORT, scratch_dir, thinking, uci_nodes_at_depth};
 
 /// XBoard's list: `memory`, `cores`, `hard` and `variant` set hash, threads, pondering and
 /// Chess960 there.
-const XBOARD_USER: [&str; 11] = [
+const XBOARD_USER: [&str; 15] = [
     "Move Overhead",
     "Resign",
     "Resign Threshold",
@@ -22,10 +22,14 @@ const XBOARD_USER: [&str; 11] = [
     "Randomize (cp)",
     "Random Seed",
     "EvalFile",
+    "SyzygyPath",
+    "SyzygyProbeDepth",
+    "Syzygy50MoveRule",
+    "SyzygyProbeLimit",
 ];
 
 /// UCI's list: GUIs there adjudicate and keep their own logs.
-const UCI_USER: [&str; 13] = [
+const UCI_USER: [&str; 17] = [
     "Hash",
     "Threads",
     "Move Overhead",
@@ -39,6 +43,10 @@ const UCI_USER: [&str; 13] = [
     "Randomize (cp)",
     "Random Seed",
     "EvalFile",
+    "SyzygyPath",
+    "SyzygyProbeDepth",
+    "Syzygy50MoveRule",
+    "SyzygyProbeLimit",
 ];
 
 const LAB: [&str; 22] = [

@@ -7,7 +7,7 @@ use common::{Engine, SHORT, is_result, scratch_dir};
 use ironwood::board::{Position, parse_move};
 use std::time::Duration;
 
-const FEATURES: [&str; 22] = [
+const FEATURES: [&str; 23] = [
     "ping=1",
     "setboard=1",
     "playother=1",
@@ -22,6 +22,7 @@ const FEATURES: [&str; 22] = [
     "memory=1",
     "smp=1",
     "exclude=1",
+    "egt=\"syzygy\"",
     "sigint=0",
     "sigterm=0",
     "colors=0",
@@ -52,6 +53,7 @@ fn handshake_announces_every_feature_between_done_0_and_done_1() {
         "option=\"Clear Hash -button\"",
         "option=\"MultiPV -spin 1 1 64\"",
         "option=\"EvalFile -file <embedded>\"",
+        "option=\"SyzygyPath -path <empty>\"",
     ] {
         assert!(all.contains(option), "{option} missing: {all}");
     }
