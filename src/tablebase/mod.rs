@@ -183,8 +183,11 @@ impl Tablebases {
                 let theirs = -self.probe_dtz(&child)?;
                 theirs + theirs.signum()
             };
+            // A win must zero one ply inside the limit: the tables' DTZ may be rounded by a
+            // ply, and a mate that lands on the 100th ply comes after the claim. A loss is
+            // counted the other way round, as lost unless it surely is not.
             let rank = if dtz > 0 {
-                if dtz + clock <= 100 || !rule50 {
+                if dtz + clock <= 99 || !rule50 {
                     RANK_WIN - if rule50 { 0 } else { i32::from(dtz > 100) }
                 } else {
                     RANK_WIN - (dtz + clock)

@@ -82,8 +82,9 @@ fn root_ranking_keeps_only_winning_moves() {
     }
 }
 
-/// The root ranking converts: KQvKR with DTZ 53, where 18 moves win; with 47 plies on the
-/// halfmove clock only the two of DTZ 53 (python-chess's figures) still win in time.
+/// The root ranking converts: KQvKR with DTZ 53, where 18 moves win; with 46 plies on the
+/// halfmove clock only the two of DTZ 53 (python-chess's figures) still win in time, a ply
+/// to spare; with 47 none does.
 #[test]
 fn root_ranking_counts_the_halfmove_clock() {
     let tables = tables();
@@ -102,12 +103,12 @@ fn root_ranking_counts_the_halfmove_clock() {
     };
     let (fresh, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 0 1");
     assert_eq!((fresh.len(), wdl), (18, Wdl::Win), "{fresh:?}");
-    let (late, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 47 1");
+    let (late, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 46 1");
     assert_eq!(
         (late, wdl),
         (vec!["a1b2".to_string(), "b1e4".to_string()], Wdl::Win)
     );
-    let (too_late, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 48 1");
+    let (too_late, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 47 1");
     assert_eq!((too_late.len(), wdl), (2, Wdl::CursedWin));
 }
 
