@@ -69,7 +69,8 @@ pub(crate) struct EngineOptions {
 /// A message for the user about a setting's effect, in the protocol's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Notice {
-    /// A problem (a folder or file left out) rather than a plain report.
+    /// A problem the user must see (a damaged file or an unreadable folder left out) rather
+    /// than a report (what loaded, a folder that does not exist).
     pub(crate) problem: bool,
     pub(crate) text: String,
 }
@@ -187,7 +188,7 @@ impl EngineOptions {
         for problem in problems {
             log::warn!("Syzygy table not used: {problem}");
             self.notices.push(Notice {
-                problem: true,
+                problem: !problem.missing_folder,
                 text: format!("Syzygy: not used: {problem}"),
             });
         }
@@ -198,7 +199,7 @@ impl EngineOptions {
         );
         log::info!("{text}");
         self.notices.push(Notice {
-            problem: tables.file_count() == 0,
+            problem: false,
             text,
         });
         // Kept for the process, like a network: the search threads hold the reference, and

@@ -19,6 +19,9 @@ const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
 pub struct LoadProblem {
     pub path: PathBuf,
     pub reason: String,
+    /// The folder does not exist: XBoard sends its configured default on every game, so
+    /// this one is worth a note, not an alarm.
+    pub missing_folder: bool,
 }
 
 impl fmt::Display for LoadProblem {
@@ -33,14 +36,19 @@ pub(super) fn add_folder(
     folder: &Path,
     problems: &mut Vec<LoadProblem>,
 ) -> usize {
-    let problem = |reason: String| LoadProblem {
+    let problem = |reason: String, missing_folder| LoadProblem {
         path: folder.to_path_buf(),
         reason,
+        missing_folder,
     };
     let entries = match fs::read_dir(folder) {
         Ok(entries) => entries,
         Err(error) => {
-            problems.push(problem(format!("cannot read the folder ({error})")));
+            let missing = error.kind() == std::io::ErrorKind::NotFound;
+            problems.push(problem(
+                format!("cannot read the folder ({error})"),
+                missing,
+            ));
             return 0;
         }
     };
@@ -57,12 +65,17 @@ pub(super) fn add_folder(
                 .map_err(|e| format!("not accepted ({e})"))
         }) {
             Ok(()) => added += 1,
-            Err(reason) => problems.push(LoadProblem { path, reason }),
+            Err(reason) => problems.push(LoadProblem {
+                path,
+                reason,
+                missing_folder: false,
+            }),
         }
     }
     if added == 0 && problems.iter().all(|p| !p.path.starts_with(folder)) {
         problems.push(problem(
             "no Syzygy table files (.rtbw, .rtbz) in it".to_string(),
+            false,
         ));
     }
     added

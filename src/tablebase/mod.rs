@@ -13,8 +13,9 @@ use shakmaty::{
 };
 use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl as SWdl};
 
-use crate::board::{Color, Move, PieceKind, Position, legal_moves};
-use crate::board::{MoveList, Square};
+use crate::board::{
+    CastlingRights, Color, Move, MoveList, PieceKind, Position, Square, legal_moves,
+};
 
 pub use files::LoadProblem;
 
@@ -149,9 +150,7 @@ impl Tablebases {
     /// the position's halfmove clock against the 50-move rule when `rule50` (the rule off,
     /// cursed wins rank as wins). `None` when the tables do not cover the position.
     pub fn rank_root_moves(&self, pos: &Position, rule50: bool) -> Option<RootRanking> {
-        if pos.castling() != crate::board::CastlingRights::NONE
-            || pos.occupied().count() > self.max_pieces()
-        {
+        if pos.castling() != CastlingRights::NONE || pos.occupied().count() > self.max_pieces() {
             return None;
         }
         let mut moves = MoveList::new();
@@ -186,15 +185,21 @@ impl Tablebases {
             // A win must zero one ply inside the limit: the tables' DTZ may be rounded by a
             // ply, and a mate that lands on the 100th ply comes after the claim. A loss is
             // counted the other way round, as lost unless it surely is not.
-            let rank = if dtz > 0 {
-                if dtz + clock <= 99 || !rule50 {
-                    RANK_WIN - if rule50 { 0 } else { i32::from(dtz > 100) }
+            // With the rule off a cursed win still ranks a point below a win, so a real win
+            // is preferred where there is one.
+            let rank = if dtz > 0 && !rule50 {
+                RANK_WIN - i32::from(dtz > 100)
+            } else if dtz > 0 {
+                if dtz + clock <= 99 {
+                    RANK_WIN
                 } else {
                     RANK_WIN - (dtz + clock)
                 }
+            } else if dtz < 0 && !rule50 {
+                -RANK_WIN + i32::from(dtz < -100)
             } else if dtz < 0 {
-                if -dtz + clock <= 100 || !rule50 {
-                    -RANK_WIN + if rule50 { 0 } else { i32::from(dtz < -100) }
+                if -dtz + clock <= 100 {
+                    -RANK_WIN
                 } else {
                     -RANK_WIN + (-dtz + clock)
                 }
@@ -292,7 +297,7 @@ fn has_legal_move(pos: &Position) -> bool {
 /// Our position as shakmaty's, for the crate's probes; `None` with castling rights (the
 /// tables hold none) or a position shakmaty would not accept.
 fn to_shakmaty(pos: &Position) -> Option<Chess> {
-    if pos.castling() != crate::board::CastlingRights::NONE {
+    if pos.castling() != CastlingRights::NONE {
         return None;
     }
     let bb = |kind| SBitboard(pos.kind(kind).0);

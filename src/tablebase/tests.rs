@@ -110,6 +110,12 @@ fn root_ranking_counts_the_halfmove_clock() {
     );
     let (too_late, wdl) = best_moves("8/8/3k4/8/8/2r5/8/KQ6 w - - 47 1");
     assert_eq!((too_late.len(), wdl), (2, Wdl::CursedWin));
+    // With Syzygy50MoveRule off the clock does not count: every winning move is kept.
+    let pos = Position::from_fen("8/8/3k4/8/8/2r5/8/KQ6 w - - 47 1").unwrap();
+    let ranking = tables.rank_root_moves(&pos, false).unwrap();
+    let best = ranking.ranks.iter().map(|&(_, r)| r).max().unwrap();
+    let kept = ranking.ranks.iter().filter(|&&(_, r)| r == best).count();
+    assert_eq!((kept, ranking.wdl), (18, Wdl::Win));
 }
 
 fn bad_folder(name: &str, file: &str, bytes: &[u8]) -> PathBuf {

@@ -275,7 +275,7 @@ fn unknown_commands_options_and_misc_replies() {
         "option Resign=1",
         "memory 16",
         "cores 2",
-        "egtpath syzygy /nowhere",
+        "egtpath gaviota /nowhere",
         "name Someone",
         "rating 2000 1900",
         "ics -",
@@ -301,6 +301,14 @@ fn unknown_commands_options_and_misc_replies() {
         let lines = engine.sync();
         assert!(lines.is_empty(), "{line:?}: {lines:?}");
     }
+    // XBoard sends its default table folder, which often does not exist: a note for the
+    // debug window, no dialog.
+    engine.send("egtpath syzygy /nowhere");
+    let lines = engine.sync();
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.starts_with("# Syzygy: ")),
+        "{lines:?}"
+    );
     engine.send("bk");
     assert_eq!(engine.sync(), [" no book", ""]);
     engine.send("new");

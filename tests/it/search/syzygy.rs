@@ -252,7 +252,7 @@ fn xboard_bad_egtpath_tells_the_user_and_the_game_goes_on() {
     assert!(
         notes
             .iter()
-            .any(|l| l.starts_with("telluser Syzygy: 0 table files")),
+            .any(|l| l.starts_with("# Syzygy: 0 table files")),
         "{notes:?}"
     );
     engine.send("new");

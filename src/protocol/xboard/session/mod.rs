@@ -359,7 +359,8 @@ impl Session {
         {
             self.out.line(&printable(&error.reply()));
         }
-        // Problems go to the user's screen, reports to the debug window.
+        // Problems go to the user's screen, reports to the debug window: XBoard sends its
+        // default `egtpath` (often a folder that does not exist) to every engine with `egt`.
         for notice in self.engine.take_notices() {
             let kind = if notice.problem { "telluser" } else { "#" };
             self.out
