@@ -25,6 +25,8 @@ pub mod nnue;
 pub mod protocol;
 // Exported: the tests run searches directly.
 pub mod search;
+// Exported: the tests compare its probes with python-chess on real tables.
+pub mod tablebase;
 // The process's few OS calls, for cli (SIGINT, is stdin a terminal) and engine::limits
 // (available memory).
 pub(crate) mod sys;

@@ -87,6 +87,9 @@ pub struct GlobalOptions {
     /// the NNUE network to use instead of the embedded one (option EvalFile)
     #[arg(long, value_name = "FILE", global = true, value_parser = not_empty)]
     pub eval_file: Option<PathBuf>,
+    /// Syzygy table folders, `:`-separated (`;` on Windows) (option SyzygyPath)
+    #[arg(long, value_name = "DIRS", global = true, value_parser = not_empty)]
+    pub syzygy_path: Option<PathBuf>,
     /// recursive (default) or iterative: how the search runs (option Search Driver)
     #[arg(long, value_name = "D", global = true,
           value_parser = one_of(&[("recursive", "recursive"), ("iterative", "iterative")]))]
@@ -125,6 +128,7 @@ impl GlobalOptions {
             value.map(|v| v.to_string())
         }
         let file = self.eval_file.as_ref().map(|f| f.to_string_lossy());
+        let tables = self.syzygy_path.as_ref().map(|f| f.to_string_lossy());
         [
             ("--hash", "Hash", text(self.hash_mb)),
             ("--threads", "Threads", text(self.threads)),
@@ -136,6 +140,7 @@ impl GlobalOptions {
             ("--eval-file", "EvalFile", text(file)),
             ("--evaluation", "Evaluation", text(self.evaluation)),
             ("--driver", "Search Driver", text(self.driver)),
+            ("--syzygy-path", "SyzygyPath", text(tables)),
         ]
         .into_iter()
         .filter_map(|(flag, name, value)| Some((flag, name, value?)))

@@ -56,10 +56,17 @@ fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String>
             }
         },
         Subcommand::Bench { depth } => {
-            let search = tool_settings(options)?.search;
+            let settings = tool_settings(options)?;
+            settings
+                .notices
+                .iter()
+                .for_each(|n| eprintln!("{}", n.text));
             let hash_mb = options.hash_mb.unwrap_or(bench::DEFAULT_HASH_MB);
-            let r = bench::search_positions(depth, hash_mb, true, search.evaluation, search.driver);
+            let r = bench::search_positions(depth, hash_mb, true, &settings.search);
             let nps = u128::from(r.nodes) * 1000 / r.time_ms.max(1);
+            if settings.search.syzygy.tables.is_some() {
+                println!("tbhits {}", r.tbhits);
+            }
             println!("nodes {} time_ms {} nps {nps}", r.nodes, r.time_ms);
             // OpenBench reads the signature and speed from the last line in this shape.
             println!("{} nodes {nps} nps", r.nodes);

@@ -22,7 +22,7 @@ use crate::search::{
     TimeLimit, score,
 };
 use limits::MAX_THREADS;
-use options::{EngineOptions, OptionEffect, clamp_threads};
+use options::{EngineOptions, Notice, OptionEffect, clamp_threads};
 use policy::DrawResignPolicy;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -98,6 +98,7 @@ impl BookChoice {
             nodes: 0,
             elapsed: Duration::ZERO,
             hashfull: 0,
+            tbhits: 0,
             lines: Vec::new(),
         }
     }
@@ -411,6 +412,11 @@ impl Engine {
     }
 
     /// Hands `options.search` to the search thread.
+    /// The messages the last settings left for the user (tables loaded or left out).
+    pub(crate) fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.options.notices)
+    }
+
     fn apply_search_features(&mut self) {
         self.worker.set_features(self.options.search);
     }
@@ -772,6 +778,7 @@ impl Engine {
             elapsed: outcome.elapsed,
             nodes: outcome.nodes,
             hashfull: outcome.hashfull,
+            tbhits: outcome.tbhits,
             pv: vec![chosen.best],
         })
     }

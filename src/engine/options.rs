@@ -16,6 +16,7 @@ use crate::engine::limits::{
 use crate::logging::{LogLimits, MAX_LOG_MB, MB};
 use crate::nnue::{Evaluation, Network};
 use crate::search::{IidMode, SearchDriver, SearchFeatures};
+use crate::tablebase::Tablebases;
 use std::sync::Arc;
 
 pub(crate) const DEFAULT_RESIGN_THRESHOLD: i32 = 800;
@@ -71,7 +72,23 @@ pub(crate) struct EngineOptions {
     /// Announce the lab's options, the technique switches and the search's constants
     /// (`--tunables`); they are settable by name either way.
     pub(crate) announce_lab: bool,
+    /// `SyzygyPath` as given (empty: no tables); the tables are in `search.syzygy`.
+    pub(crate) syzygy_path: String,
+    /// What loading the tables found, for the session to tell the user once.
+    pub(crate) notices: Vec<Notice>,
 }
+
+/// A message for the user about a setting's effect, in the protocol's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Notice {
+    /// A problem the user must see (a damaged file or an unreadable folder left out) rather
+    /// than a report (what loaded, a folder that does not exist).
+    pub(crate) problem: bool,
+    pub(crate) text: String,
+}
+
+/// The `SyzygyPath` value that means no tables (UCI GUIs show it as the default).
+pub(crate) const NO_TABLES: &str = "<empty>";
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -99,6 +116,8 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: super::strength::ELO_RANGE.1,
             announce_lab: false,
+            syzygy_path: String::new(),
+            notices: Vec::new(),
         }
     }
 }
@@ -192,6 +211,43 @@ impl EngineOptions {
         self.book_file = file.to_string();
         Ok(())
     }
+
+    /// Loads the Syzygy tables of the folders in `paths` (`:`-separated on Unix, `;` on
+    /// Windows; empty or `<empty>`: none) unless they are the ones loaded. Folders and files
+    /// that cannot be used are left out, each with a notice; the rest are probed.
+    pub(crate) fn set_syzygy_path(&mut self, paths: &str) {
+        let paths = if paths == NO_TABLES { "" } else { paths };
+        if paths == self.syzygy_path {
+            return;
+        }
+        self.syzygy_path = paths.to_string();
+        if paths.is_empty() {
+            self.search.syzygy.tables = None;
+            return;
+        }
+        let (tables, problems) = Tablebases::load(paths);
+        for problem in problems {
+            log::warn!("Syzygy table not used: {problem}");
+            self.notices.push(Notice {
+                problem: !problem.missing_folder,
+                text: format!("Syzygy: not used: {problem}"),
+            });
+        }
+        let text = format!(
+            "Syzygy: {} table files, up to {} pieces, from {paths}",
+            tables.file_count(),
+            tables.max_pieces()
+        );
+        log::info!("{text}");
+        self.notices.push(Notice {
+            problem: false,
+            text,
+        });
+        // Kept for the process, like a network: the search threads hold the reference, and
+        // a path is loaded again only when it changes.
+        self.search.syzygy.tables =
+            (tables.file_count() > 0).then(|| &*Box::leak(Box::new(tables)));
+    }
 }
 
 /// The internal iterative deepening flavours by option value.
@@ -272,6 +328,11 @@ pub(crate) enum OptionKind {
         holds: &'static str,
         get: fn(&EngineOptions) -> String,
         set: fn(&mut EngineOptions, &str) -> Result<(), String>,
+    },
+    /// Folders, separated as the OS separates PATH; what is unusable goes to `notices`.
+    Path {
+        get: fn(&EngineOptions) -> String,
+        set: fn(&mut EngineOptions, &str),
     },
 }
 
@@ -407,7 +468,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 43] = [
+pub(crate) const OPTIONS: [EngineOption; 47] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -572,6 +633,45 @@ pub(crate) const OPTIONS: [EngineOption; 43] = [
         OptionEffect::Nothing,
         (1, MAX_BOOK_DEPTH),
         |o| o.book_depth
+    ),
+    option(
+        "SyzygyPath",
+        OptionKind::Path {
+            get: |o| {
+                if o.syzygy_path.is_empty() {
+                    NO_TABLES.to_string()
+                } else {
+                    o.syzygy_path.clone()
+                }
+            },
+            set: EngineOptions::set_syzygy_path,
+        },
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+    ),
+    spin!(
+        "SyzygyProbeDepth",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        (1, 100),
+        |o| o.search.syzygy.probe_depth
+    ),
+    check!(
+        "Syzygy50MoveRule",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        |o| o.search.syzygy.rule50
+    ),
+    spin!(
+        "SyzygyProbeLimit",
+        ShownTo::Both,
+        Audience::User,
+        OptionEffect::SearchFeatures,
+        (0, 7),
+        |o| o.search.syzygy.probe_limit
     ),
     switch!("Null Move", null_move),
     switch!("Late Move Reductions", late_move_reductions),
@@ -758,6 +858,7 @@ impl EngineOptions {
             OptionKind::File { holds, set, .. } => {
                 set(self, value).map_err(|why| SetError::File { holds, why })?
             }
+            OptionKind::Path { set, .. } => set(self, value),
         }
         Ok((option, option.effect))
     }

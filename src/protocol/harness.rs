@@ -178,6 +178,7 @@ impl<S: DrivenSession> Harness<S> {
             score,
             depth: 5,
             nodes: 1000,
+            tbhits: 0,
             elapsed: Duration::from_millis(10),
             hashfull: 0,
             lines: vec![(best_move, score)],
@@ -208,6 +209,7 @@ impl<S: DrivenSession> Harness<S> {
             elapsed: Duration::from_millis(1230),
             nodes: 4567,
             hashfull: 0,
+            tbhits: 0,
             pv: pv.to_vec(),
         };
         self.session

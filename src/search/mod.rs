@@ -15,6 +15,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::board::{Move, MoveList, Position, legal_moves};
+use crate::tablebase::{Tablebases, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -100,7 +101,49 @@ pub struct SearchFeatures {
     pub driver: SearchDriver,
     /// The margins, reductions and factors the techniques use (`params.rs`).
     pub params: SearchParams,
+    /// The Syzygy tables and when to probe them (none: the search never probes).
+    pub syzygy: SyzygyConfig,
 }
+
+/// The Syzygy options as the search reads them.
+#[derive(Clone, Copy, Debug)]
+pub struct SyzygyConfig {
+    /// Loaded once and kept for the process (`SyzygyPath`), shared by every search thread.
+    pub tables: Option<&'static Tablebases>,
+    /// Positions with exactly `probe_limit` pieces are probed only this deep or deeper.
+    pub probe_depth: i32,
+    /// The most pieces probed (below the tables' own maximum).
+    pub probe_limit: u32,
+    /// Cursed wins and blessed losses are draws (`Syzygy50MoveRule`).
+    pub rule50: bool,
+}
+
+impl Default for SyzygyConfig {
+    fn default() -> Self {
+        SyzygyConfig {
+            tables: None,
+            probe_depth: 1,
+            probe_limit: 7,
+            rule50: true,
+        }
+    }
+}
+
+/// The same tables (by address) and the same settings.
+impl PartialEq for SyzygyConfig {
+    fn eq(&self, other: &Self) -> bool {
+        let same_tables = match (self.tables, other.tables) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same_tables
+            && (self.probe_depth, self.probe_limit, self.rule50)
+                == (other.probe_depth, other.probe_limit, other.rule50)
+    }
+}
+
+impl Eq for SyzygyConfig {}
 
 impl Default for SearchFeatures {
     fn default() -> Self {
@@ -136,6 +179,7 @@ impl Default for SearchFeatures {
             evaluation: crate::nnue::Evaluation::Nnue(crate::nnue::Network::embedded()),
             driver: SearchDriver::Recursive,
             params: SearchParams::default(),
+            syzygy: SyzygyConfig::default(),
         }
     }
 }
@@ -164,6 +208,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Permille of the table's sampled entries written by this search.
     pub hashfull: u32,
+    /// Syzygy probes that answered (UCI `tbhits`).
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -188,6 +234,8 @@ pub struct SearchOutcome {
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
+    /// Syzygy probes that answered, the root's included.
+    pub tbhits: u64,
     pub elapsed: Duration,
     /// Permille of the table's sampled entries written by this search, at its end.
     pub hashfull: u32,
@@ -293,11 +341,14 @@ impl Searcher {
                 score: if root.in_check() { -MATE } else { 0 },
                 depth: 0,
                 nodes: 0,
+                tbhits: 0,
                 elapsed: start.elapsed(),
                 hashfull: 0,
                 lines: Vec::new(),
             };
         }
+
+        let root_tb = self.rank_root_by_tablebases(root, &mut allowed);
 
         self.tables.resize_with(self.threads, OrderingTables::new);
         self.tables.truncate(self.threads);
@@ -305,6 +356,7 @@ impl Searcher {
         let helpers = self.threads - 1;
         let helper_stop = Arc::new(AtomicBool::new(false));
         let shared_nodes = Arc::new(AtomicU64::new(0));
+        let shared_tbhits = Arc::new(AtomicU64::new(root_tb.map_or(0, |tb| tb.probes)));
         std::thread::scope(|scope| {
             let mut helper_threads = Vec::with_capacity(helpers);
             for (id, tables) in (1..=helpers).zip(helper_tables.iter_mut()) {
@@ -313,6 +365,7 @@ impl Searcher {
                 let allowed = allowed.clone();
                 let helper_stop = Arc::clone(&helper_stop);
                 let shared_nodes = Arc::clone(&shared_nodes);
+                let shared_tbhits = Arc::clone(&shared_tbhits);
                 let features = self.features;
                 let history = history.to_vec();
                 let spawned = std::thread::Builder::new()
@@ -326,6 +379,7 @@ impl Searcher {
                             id,
                             &helper_stop,
                             &shared_nodes,
+                            &shared_tbhits,
                             tables,
                         );
                         thread.run_helper(&allowed, control)
@@ -344,8 +398,10 @@ impl Searcher {
                 0,
                 &helper_stop,
                 &shared_nodes,
+                &shared_tbhits,
                 &mut main_tables[0],
             );
+            main.set_root_tablebase_score(root_tb.and_then(|tb| tb.score));
             let mut outcome = main.run_main(&allowed, control, observer, start);
             helper_stop.store(true, Ordering::Relaxed);
             let completed: Vec<CompletedIteration> = helper_threads
@@ -369,6 +425,7 @@ impl Searcher {
                 outcome.depth = helper.depth;
                 outcome.lines = vec![(helper.pv[0], helper.score)];
                 outcome.nodes = shared_nodes.load(Ordering::Relaxed);
+                outcome.tbhits = shared_tbhits.load(Ordering::Relaxed);
                 // The last line shown starts with the move played.
                 observer.on_iteration(&SearchInfo {
                     depth: helper.depth,
@@ -379,10 +436,71 @@ impl Searcher {
                     elapsed: start.elapsed(),
                     nodes: outcome.nodes,
                     hashfull: self.tt.hashfull() as u32,
+                    tbhits: outcome.tbhits,
                     pv: helper.pv.clone(),
                 });
             }
             outcome
+        })
+    }
+}
+
+/// What the tables said of the root before the search.
+#[derive(Clone, Copy)]
+struct RootTablebase {
+    /// The probes the ranking made (they count as `tbhits`).
+    probes: u64,
+    /// The score to show while the search's own is not decisive: the tables' win, draw
+    /// or loss (none for a cursed win or blessed loss, which the search scores itself).
+    score: Option<i32>,
+}
+
+impl Searcher {
+    /// At a root the tables cover, keeps of `allowed` only the moves that hold the tables'
+    /// best result (by DTZ, counting the 50-move rule; by WDL without DTZ tables), so a won
+    /// ending is converted in time and a drawn one is not lost.
+    fn rank_root_by_tablebases(
+        &self,
+        root: &Position,
+        allowed: &mut MoveList,
+    ) -> Option<RootTablebase> {
+        let syzygy = self.features.syzygy;
+        let tables = syzygy.tables?;
+        if root.occupied().count() > syzygy.probe_limit.min(tables.max_pieces()) {
+            return None;
+        }
+        let ranking = tables.rank_root_moves(root, syzygy.rule50)?;
+        let rank_of = |m: Move| {
+            ranking
+                .ranks
+                .iter()
+                .find(|&&(r, _)| r == m)
+                .map(|&(_, k)| k)
+        };
+        let best = allowed.iter().filter_map(|&m| rank_of(m)).max()?;
+        let mut kept = MoveList::new();
+        for &m in allowed.iter() {
+            if rank_of(m) == Some(best) {
+                kept.push(m);
+            }
+        }
+        log::debug!(
+            "tablebases at the root ({}): {:?}, {} of {} moves kept",
+            if ranking.by_dtz { "DTZ" } else { "WDL" },
+            ranking.wdl,
+            kept.len(),
+            allowed.len()
+        );
+        *allowed = kept;
+        let score = match ranking.wdl {
+            Wdl::Win => Some(score::TB_WIN_BOUND),
+            Wdl::Loss => Some(-score::TB_WIN_BOUND),
+            Wdl::Draw => Some(score::DRAW),
+            Wdl::CursedWin | Wdl::BlessedLoss => None,
+        };
+        Some(RootTablebase {
+            probes: ranking.ranks.len() as u64,
+            score,
         })
     }
 }
@@ -436,6 +554,7 @@ mod tests {
             score: 30,
             depth: 10,
             nodes: 0,
+            tbhits: 0,
             elapsed: Duration::ZERO,
             hashfull: 0,
             lines: Vec::new(),

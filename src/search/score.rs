@@ -7,10 +7,21 @@ pub const MATE: i32 = 31_000;
 /// Any score at or beyond this is a mate score.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win found `ply` plies from the root scores `TB_WIN - ply`: below every mate,
+/// above every evaluation, and shorter paths to the won table position score higher.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Any score at or beyond this is a tablebase result or a mate.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 #[inline]
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// A proven result, a mate or a tablebase win or loss: no margin or eval reasons about it.
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_WIN_BOUND
 }
 
 /// Plies to mate from the root: positive when the side to move at the root mates.

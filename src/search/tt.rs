@@ -5,7 +5,7 @@
 use crate::board::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::score::{MATE_BOUND, MAX_PLY};
+use super::score::{MAX_PLY, TB_WIN_BOUND};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -108,11 +108,12 @@ fn entry_depth(data: u64) -> i32 {
     i32::from((data >> 48) as u8)
 }
 
-/// Mate scores count plies from the root while searching but from the node in the table.
+/// Mate and tablebase scores count plies from the root while searching but from the node in
+/// the table.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -120,9 +121,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -3,8 +3,7 @@
 //! on every run and machine, and changes only when search or evaluation change.
 
 use crate::board::Position;
-use crate::nnue::Evaluation;
-use crate::search::{SearchControl, SearchDriver, SearchLimits, Searcher, Silent};
+use crate::search::{SearchControl, SearchFeatures, SearchLimits, Searcher, Silent};
 use std::time::Instant;
 
 /// The table size the bench signature is defined with.
@@ -61,6 +60,8 @@ pub const BENCH_POSITIONS: [&str; 44] = [
 pub struct BenchResult {
     pub nodes: u64,
     pub time_ms: u128,
+    /// Syzygy probes that answered (0 without tables).
+    pub tbhits: u64,
 }
 
 /// Runs the bench; `verbose` prints one line per position before the summary.
@@ -68,16 +69,17 @@ pub fn search_positions(
     depth: u32,
     hash_mb: usize,
     verbose: bool,
-    evaluation: Evaluation,
-    driver: SearchDriver,
+    features: &SearchFeatures,
 ) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
+    let mut tbhits = 0;
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         let mut searcher = Searcher::new(hash_mb, 1);
-        searcher.features.evaluation = evaluation;
-        searcher.features.driver = driver;
+        searcher.features.evaluation = features.evaluation;
+        searcher.features.driver = features.driver;
+        searcher.features.syzygy = features.syzygy;
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()
@@ -85,6 +87,7 @@ pub fn search_positions(
         let control = SearchControl::new(limits, &searcher.features.params);
         let outcome = searcher.search(&pos, &[], &control, &mut Silent);
         nodes += outcome.nodes;
+        tbhits += outcome.tbhits;
         if verbose {
             println!(
                 "position {:2} best {} score {} nodes {}",
@@ -98,5 +101,6 @@ pub fn search_positions(
     BenchResult {
         nodes,
         time_ms: start.elapsed().as_millis(),
+        tbhits,
     }
 }

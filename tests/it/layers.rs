@@ -1,5 +1,6 @@
 //! The layers' one-way imports, read from the sources: `board` <- `eval` <- `nnue` <- `search`
-//! <- `engine` <- `protocol` <- `cli`, with `tools` beside the protocols. Every `crate::X`
+//! <- `engine` <- `protocol` <- `cli`, with `tools` beside the protocols and `tablebase`
+//! between `board` and `search`. Every `crate::X`
 //! path (a `use crate::{X, ..}` group's names too) and every `super::` that climbs out to the
 //! crate's root names a top-level module; a layer naming one above it fails the test with the
 //! file and line. A module's unit tests (`#[cfg(test)]` modules and `tests.rs` files) are
@@ -12,6 +13,19 @@ use std::path::{Path, PathBuf};
 const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "board",
+        &[
+            "eval",
+            "nnue",
+            "tablebase",
+            "search",
+            "engine",
+            "protocol",
+            "tools",
+            "cli",
+        ],
+    ),
+    (
+        "tablebase",
         &[
             "eval", "nnue", "search", "engine", "protocol", "tools", "cli",
         ],
@@ -282,22 +296,44 @@ fn the_reader_finds_what_it_must() {
     );
 }
 
-/// The command-line parser's crate stays behind `cli`: no other file names it.
-#[test]
-fn only_cli_uses_clap() {
+/// The files under src/ whose code names the crate `name` (`name::` or `use name`).
+fn crate_users(name: &str) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let users: Vec<String> = files
+    let path = format!("{name}::");
+    let import = format!("use {name}");
+    files
         .iter()
         .filter(|file| {
             let text = fs::read_to_string(file).unwrap();
-            text.lines()
-                .map(strip_strings_and_comment)
-                .any(|line| line.contains("clap::") || line.contains("use clap"))
+            text.lines().map(strip_strings_and_comment).any(|line| {
+                line.split(|c: char| !is_ident_char(c) && c != ':')
+                    .any(|word| word.starts_with(&path))
+                    || line.trim_start().starts_with(&import)
+            })
         })
         .map(|file| file.strip_prefix(&src).unwrap().display().to_string())
-        .collect();
+        .collect()
+}
+
+/// The command-line parser's crate stays behind `cli`: no other file names it.
+#[test]
+fn only_cli_uses_clap() {
+    let users = crate_users("clap");
     assert!(users.contains(&"cli/mod.rs".to_string()), "{users:?}");
     assert!(users.iter().all(|f| f.starts_with("cli/")), "{users:?}");
+}
+
+/// The Syzygy crates (the probing and the board it probes) stay behind `tablebase`.
+#[test]
+fn only_tablebase_uses_shakmaty() {
+    for name in ["shakmaty", "shakmaty_syzygy"] {
+        let users = crate_users(name);
+        assert!(users.contains(&"tablebase/mod.rs".to_string()), "{users:?}");
+        assert!(
+            users.iter().all(|f| f.starts_with("tablebase/")),
+            "{users:?}"
+        );
+    }
 }

@@ -22,7 +22,8 @@ mod eval {
     mod nnue_options;
 }
 
-/// Searches, their drivers, Multi-PV, strength levels and the tunable constants.
+/// Searches, their drivers, Multi-PV, strength levels, the tunable constants and the Syzygy
+/// tables.
 mod search {
     mod many_threads;
     mod multipv;
@@ -30,6 +31,7 @@ mod search {
     mod search_driver;
     mod searches;
     mod strength;
+    mod syzygy;
 }
 
 /// XBoard and UCI through the binary, the options each announces, the own book, the command

@@ -89,7 +89,7 @@ fn announcement(option: &EngineOption, options: &EngineOptions) -> String {
             )
         }
         OptionKind::Button => format!("option name {name} type button"),
-        OptionKind::File { get, .. } => {
+        OptionKind::File { get, .. } | OptionKind::Path { get, .. } => {
             format!("option name {name} type string default {}", get(options))
         }
     }
@@ -173,6 +173,10 @@ mod tests {
             "Book File",
             "Best Book Move",
             "Book Depth",
+            "SyzygyPath",
+            "SyzygyProbeDepth",
+            "Syzygy50MoveRule",
+            "SyzygyProbeLimit",
         ];
         assert_eq!(names(&EngineOptions::default()), user);
         let lab = EngineOptions {

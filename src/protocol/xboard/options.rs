@@ -80,6 +80,7 @@ fn feature(option: &EngineOption, options: &EngineOptions) -> String {
         }
         OptionKind::Button => format!("{name} -button"),
         OptionKind::File { get, .. } => format!("{name} -file {}", get(options)),
+        OptionKind::Path { get, .. } => format!("{name} -path {}", get(options)),
     }
 }
 
@@ -151,6 +152,10 @@ mod tests {
         "Book File -file <empty>",
         "Best Book Move -check 0",
         "Book Depth -spin 255 1 1000",
+        "SyzygyPath -path <empty>",
+        "SyzygyProbeDepth -spin 1 1 100",
+        "Syzygy50MoveRule -check 1",
+        "SyzygyProbeLimit -spin 7 0 7",
     ];
 
     #[test]

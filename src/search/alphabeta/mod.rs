@@ -14,7 +14,7 @@ use crate::board::{Move, MoveList, Position};
 use super::history::PieceTo;
 use super::limit::Iteration;
 use super::ordering::{OrderingTables, score_moves};
-use super::score::{INFINITY, MAX_PLY, is_mate_score};
+use super::score::{INFINITY, MAX_PLY, is_decisive};
 use super::stack::SearchStack;
 use super::tt::TranspositionTable;
 use super::{
@@ -63,6 +63,7 @@ pub struct ThreadSearch<'a> {
     id: usize,
     helper_stop: &'a AtomicBool,
     shared_nodes: &'a AtomicU64,
+    shared_tbhits: &'a AtomicU64,
     /// The main thread's control, with the stop rules; helpers stop with `helper_stop`.
     control: Option<&'a SearchControl>,
     /// A helper's view of the same control, for its hard time limit only: a helper that
@@ -72,6 +73,10 @@ pub struct ThreadSearch<'a> {
     root_first_move_done: bool,
     nodes: u64,
     unreported_nodes: u64,
+    /// Syzygy probes not yet added to `shared_tbhits`.
+    tbhits: u64,
+    /// The tables' value of the root, shown while the search's own score is not decisive.
+    root_tablebase_score: Option<i32>,
     selective_depth: usize,
     stopped: bool,
     tables: &'a mut OrderingTables,
@@ -98,6 +103,7 @@ impl<'a> ThreadSearch<'a> {
         id: usize,
         helper_stop: &'a AtomicBool,
         shared_nodes: &'a AtomicU64,
+        shared_tbhits: &'a AtomicU64,
         tables: &'a mut OrderingTables,
     ) -> ThreadSearch<'a> {
         if features.correction_history {
@@ -124,11 +130,14 @@ impl<'a> ThreadSearch<'a> {
             id,
             helper_stop,
             shared_nodes,
+            shared_tbhits,
             control: None,
             helper_clock: None,
             root_first_move_done: false,
             nodes: 0,
             unreported_nodes: 0,
+            tbhits: 0,
+            root_tablebase_score: None,
             selective_depth: 0,
             stopped: false,
             tables,
@@ -150,6 +159,27 @@ impl<'a> ThreadSearch<'a> {
         self.shared_nodes
             .fetch_add(self.unreported_nodes, Ordering::Relaxed);
         self.unreported_nodes = 0;
+        if self.tbhits > 0 {
+            self.shared_tbhits.fetch_add(self.tbhits, Ordering::Relaxed);
+            self.tbhits = 0;
+        }
+    }
+
+    fn total_tbhits(&self) -> u64 {
+        self.shared_tbhits.load(Ordering::Relaxed) + self.tbhits
+    }
+
+    /// The root's value by the tables (`Searcher` ranked the root moves with them).
+    pub fn set_root_tablebase_score(&mut self, score: Option<i32>) {
+        self.root_tablebase_score = score;
+    }
+
+    /// A root score as shown: the tables' verdict where the search has not proven one.
+    fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tablebase_score {
+            Some(tb) if !is_decisive(score) && score > -INFINITY => tb,
+            _ => score,
+        }
     }
 
     /// Polled every `CHECK_INTERVAL` nodes: the helpers' stop flag, the control's hard rules.
@@ -320,7 +350,12 @@ impl<'a> ThreadSearch<'a> {
         if info.multipv == 1 {
             self.reported_pv.clone_from(&info.pv);
         }
-        observer.on_iteration(info);
+        let info = SearchInfo {
+            score: self.shown_score(info.score),
+            tbhits: self.total_tbhits(),
+            ..info.clone()
+        };
+        observer.on_iteration(&info);
     }
 
     /// The main thread's deepening loop: reports each iteration, asks `control` whether to go
@@ -422,6 +457,7 @@ impl<'a> ThreadSearch<'a> {
                         elapsed: start.elapsed(),
                         nodes: self.total_nodes(),
                         hashfull: self.tt.hashfull() as u32,
+                        tbhits: 0,
                         pv: pv.clone(),
                     };
                     self.report_line(observer, &info);
@@ -469,6 +505,7 @@ impl<'a> ThreadSearch<'a> {
                 elapsed: start.elapsed(),
                 nodes: self.total_nodes(),
                 hashfull: self.tt.hashfull() as u32,
+                tbhits: 0,
                 pv: best_pv.clone(),
             };
             self.report_line(observer, &info);
@@ -484,9 +521,10 @@ impl<'a> ThreadSearch<'a> {
         SearchOutcome {
             best_move,
             ponder_move,
-            score: best_score,
+            score: self.shown_score(best_score),
             depth: completed_depth,
             nodes: self.total_nodes(),
+            tbhits: self.total_tbhits(),
             elapsed: start.elapsed(),
             hashfull: self.tt.hashfull() as u32,
             lines: line_moves
@@ -515,7 +553,7 @@ impl<'a> ThreadSearch<'a> {
     ) -> i32 {
         let mut delta = self.features.params.aspiration_window;
         let (mut alpha, mut beta) =
-            if self.features.aspiration && depth >= 5 && !is_mate_score(anchor_score) {
+            if self.features.aspiration && depth >= 5 && !is_decisive(anchor_score) {
                 (anchor_score - delta, anchor_score + delta)
             } else {
                 (-INFINITY, INFINITY)
@@ -539,6 +577,7 @@ impl<'a> ThreadSearch<'a> {
                             elapsed: start.elapsed(),
                             nodes: this.total_nodes(),
                             hashfull: this.tt.hashfull() as u32,
+                            tbhits: 0,
                             pv: this.root_pv(),
                         };
                         this.report_line(observer, &info);

@@ -3,14 +3,15 @@
 //! child search it asked for. Between steps the node keeps everything in its `Node`, so the
 //! driver may recurse or loop.
 
-use crate::board::{Move, PieceKind, Position, count_legal_moves, is_playable};
+use crate::board::{CastlingRights, Move, PieceKind, Position, count_legal_moves, is_playable};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::PieceTo;
 use crate::search::ordering::{piece_value, see_at_least};
-use crate::search::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate_score};
+use crate::search::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND, is_decisive};
 use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{IidMode, SearchFeatures};
+use crate::tablebase::{Wdl, ignore_rule50};
 
 use super::ThreadSearch;
 
@@ -415,6 +416,20 @@ impl ThreadSearch<'_> {
             return Step::Value(hit.score);
         }
 
+        // Step 3a. Probe the Syzygy WDL tables right after a capture or pawn move: the
+        // result is exact, or a bound that cuts, and the table keeps it like a search's.
+        if !excluding
+            && let Some((score, bound)) = self.probe_tablebases(pos, depth, ply)
+            && (bound == Bound::Exact
+                || bound == Bound::Lower && score >= beta
+                || bound == Bound::Upper && score <= alpha)
+        {
+            let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+            self.tt
+                .store(pos.key(), ply, Move::NULL, score, 0, stored_depth, bound);
+            return Step::Value(score);
+        }
+
         // Step 4. Static evaluation, and whether it improved on two plies before.
         // The table keeps the raw evaluation; the one pruning reads is corrected by what
         // searches of this pawn structure, these pieces and these last moves found.
@@ -465,7 +480,7 @@ impl ThreadSearch<'_> {
             if self.features.reverse_futility
                 && !verifying
                 && depth <= params.rfp_max_depth
-                && !is_mate_score(beta)
+                && !is_decisive(beta)
                 && eval - params.rfp_margin * depth + params.rfp_improving * i32::from(improving)
                     >= beta
             {
@@ -476,7 +491,7 @@ impl ThreadSearch<'_> {
             // help; quiescence says whether they do.
             if self.features.razoring
                 && depth <= params.razor_max_depth
-                && !is_mate_score(node.alpha)
+                && !is_decisive(node.alpha)
                 && eval + params.razor_margin * depth <= node.alpha
             {
                 return node.ask(ChildSearch::new(
@@ -493,18 +508,51 @@ impl ThreadSearch<'_> {
 
     /// Zugzwang-blind pruning (reverse futility, null move) is off for the side a null-move
     /// verification search is verifying, below it.
+    /// Step 3a's probe: the position's table value as a score from this ply and the bound
+    /// it is, when the tables cover the position (`Syzygy*` options: the piece limit, the
+    /// depth limit at the limit's piece count, the 50-move rule).
+    fn probe_tablebases(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let syzygy = self.features.syzygy;
+        let tables = syzygy.tables?;
+        let pieces = pos.occupied().count();
+        let limit = syzygy.probe_limit.min(tables.max_pieces());
+        if pos.halfmove_clock() != 0
+            || pieces > limit
+            || pieces == limit && depth < syzygy.probe_depth
+            || pos.castling() != CastlingRights::NONE
+        {
+            return None;
+        }
+        let wdl = tables.probe_wdl(pos)?;
+        self.tbhits += 1;
+        let wdl = if syzygy.rule50 {
+            wdl
+        } else {
+            ignore_rule50(wdl)
+        };
+        Some(match wdl {
+            Wdl::Win => (TB_WIN - ply as i32, Bound::Lower),
+            Wdl::Loss => (-TB_WIN + ply as i32, Bound::Upper),
+            // A cursed win or blessed loss is a draw by the 50-move rule; a point off zero
+            // keeps the side that would win by the rules-free count trying.
+            Wdl::CursedWin => (DRAW + 1, Bound::Exact),
+            Wdl::BlessedLoss => (DRAW - 1, Bound::Exact),
+            Wdl::Draw => (DRAW, Bound::Exact),
+        })
+    }
+
     fn verifying_null_move(&self, pos: &Position, ply: usize) -> bool {
         self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply
     }
 
     /// The static evaluation `raw_eval` corrected by the correction histories' entries under
-    /// `keys`, kept off the mate scores.
+    /// `keys`, kept off the tablebase and mate scores.
     fn corrected(&self, raw_eval: i32, keys: &CorrectionKeys) -> i32 {
         let correction = self
             .tables
             .correction
             .correction(keys, &self.features.params);
-        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw_eval + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Step 5b. Quiescence could not lift the node to alpha either: it fails low.
@@ -532,7 +580,7 @@ impl ThreadSearch<'_> {
                 && eval >= beta
                 && !self.stack[ply - 1].current_move.is_null()
                 && pos.has_non_pawn_material(side)
-                && !is_mate_score(beta)
+                && !is_decisive(beta)
                 && !verifying
                 // With only a few moves, passing may be the best there is (zugzwang), and
                 // searching them all costs little.
@@ -568,7 +616,7 @@ impl ThreadSearch<'_> {
             return Step::Value(0);
         }
         if score >= beta {
-            let score = if is_mate_score(score) { beta } else { score };
+            let score = if is_decisive(score) { beta } else { score };
             if depth < 10 || self.null_verify_side.is_some() {
                 return Step::Value(score);
             }
@@ -609,7 +657,7 @@ impl ThreadSearch<'_> {
             && !node.facts.in_check
             && !node.excluding
             && depth >= params.probcut_min_depth
-            && !is_mate_score(node.beta)
+            && !is_decisive(node.beta)
         {
             let probcut_beta = node.beta + params.probcut_margin
                 - params.probcut_improving * i32::from(node.facts.improving);
@@ -769,7 +817,7 @@ impl ThreadSearch<'_> {
             && hit.best_move == tt_move
             && matches!(hit.bound, Bound::Lower | Bound::Exact)
             && hit.depth >= depth - 3
-            && !is_mate_score(hit.score)
+            && !is_decisive(hit.score)
             && is_playable(pos, tt_move)
         {
             let singular_beta = hit.score - self.features.params.singular_beta_multiplier * depth;
@@ -879,7 +927,11 @@ impl ThreadSearch<'_> {
             };
             // Step 10. Prune hopeless moves near the leaves: never the first move, never a
             // check or an evasion, never once a mate against us is all we have found.
-            if !pv_node && !in_check && !gives_check && pass.searched > 0 && pass.best > -MATE_BOUND
+            if !pv_node
+                && !in_check
+                && !gives_check
+                && pass.searched > 0
+                && pass.best > -TB_WIN_BOUND
             {
                 // Late-move, futility and history pruning of quiet moves, then SEE pruning.
                 // With `Reduced Depth Pruning` a quiet move's margins are those of the depth
@@ -1184,7 +1236,7 @@ impl ThreadSearch<'_> {
             if self.features.correction_history
                 && !facts.in_check
                 && !best_move.is_tactical()
-                && !is_mate_score(best)
+                && !is_decisive(best)
                 && bound.says_more_than(best, facts.static_eval)
             {
                 self.tables
@@ -1401,7 +1453,7 @@ fn history_plies(history: i32, divisor: i32) -> i32 {
 /// Mate scores stay out: they are no estimate of a quiet position.
 #[inline(always)]
 fn refined_eval(static_eval: i32, hit: TtHit) -> i32 {
-    if hit.bound.says_more_than(hit.score, static_eval) && !is_mate_score(hit.score) {
+    if hit.bound.says_more_than(hit.score, static_eval) && !is_decisive(hit.score) {
         hit.score
     } else {
         static_eval

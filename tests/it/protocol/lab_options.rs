@@ -26,6 +26,10 @@ const XBOARD_USER: [&str; 15] = [
     "Book File",
     "Best Book Move",
     "Book Depth",
+    "SyzygyPath",
+    "SyzygyProbeDepth",
+    "Syzygy50MoveRule",
+    "SyzygyProbeLimit",
 ];
 
 /// UCI's list: GUIs there adjudicate and keep their own logs.
@@ -47,6 +51,10 @@ const UCI_USER: [&str; 17] = [
     "Book File",
     "Best Book Move",
     "Book Depth",
+    "SyzygyPath",
+    "SyzygyProbeDepth",
+    "Syzygy50MoveRule",
+    "SyzygyProbeLimit",
 ];
 
 const LAB: [&str; 22] = [

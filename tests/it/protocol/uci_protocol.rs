@@ -91,6 +91,7 @@ fn handshake_names_the_engine_and_every_option_then_uciok() {
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Clear Hash type button",
         "option name EvalFile type string default <embedded>",
+        "option name SyzygyPath type string default <empty>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(expected)),

@@ -7,7 +7,7 @@ use common::{Engine, SHORT, is_result, scratch_dir};
 use ironwood::board::{Position, parse_move};
 use std::time::Duration;
 
-const FEATURES: [&str; 22] = [
+const FEATURES: [&str; 23] = [
     "ping=1",
     "setboard=1",
     "playother=1",
@@ -22,6 +22,7 @@ const FEATURES: [&str; 22] = [
     "memory=1",
     "smp=1",
     "exclude=1",
+    "egt=\"syzygy\"",
     "sigint=0",
     "sigterm=0",
     "colors=0",
@@ -52,6 +53,7 @@ fn handshake_announces_every_feature_between_done_0_and_done_1() {
         "option=\"Clear Hash -button\"",
         "option=\"MultiPV -spin 1 1 64\"",
         "option=\"EvalFile -file <embedded>\"",
+        "option=\"SyzygyPath -path <empty>\"",
     ] {
         assert!(all.contains(option), "{option} missing: {all}");
     }
@@ -273,7 +275,7 @@ fn unknown_commands_options_and_misc_replies() {
         "option Resign=1",
         "memory 16",
         "cores 2",
-        "egtpath syzygy /nowhere",
+        "egtpath gaviota /nowhere",
         "name Someone",
         "rating 2000 1900",
         "ics -",
@@ -299,6 +301,14 @@ fn unknown_commands_options_and_misc_replies() {
         let lines = engine.sync();
         assert!(lines.is_empty(), "{line:?}: {lines:?}");
     }
+    // XBoard sends its default table folder, which often does not exist: a note for the
+    // debug window, no dialog.
+    engine.send("egtpath syzygy /nowhere");
+    let lines = engine.sync();
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.starts_with("# Syzygy: ")),
+        "{lines:?}"
+    );
     engine.send("bk");
     assert_eq!(engine.sync(), [" no book", ""]);
     engine.send("new");

@@ -212,6 +212,9 @@ impl Session {
         {
             self.out.line(&error.reply());
         }
+        for notice in self.engine.take_notices() {
+            self.out.line(&format!("info string {}", notice.text));
+        }
     }
 
     /// `position`: built aside and adopted only if the FEN and every move are good.
@@ -414,7 +417,7 @@ impl Session {
         self.drain_held()
     }
 
-    /// `info depth .. seldepth .. multipv .. score .. nodes .. nps .. hashfull .. tbhits 0
+    /// `info depth .. seldepth .. multipv .. score .. nodes .. nps .. hashfull .. tbhits ..
     /// time .. pv ..`.
     fn info_line(&mut self, info: &SearchInfo) {
         let ms = info.elapsed.as_millis();
@@ -431,12 +434,13 @@ impl Session {
         let pv = line_text(self.engine.position(), &info.pv, self.notation());
         self.out.thinking(&format!(
             "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} \
-             hashfull {} tbhits 0 time {ms} pv {}",
+             hashfull {} tbhits {} time {ms} pv {}",
             info.depth,
             info.selective_depth.max(info.depth),
             info.multipv,
             info.nodes,
             info.hashfull,
+            info.tbhits,
             pv.join(" ")
         ));
     }

@@ -252,8 +252,11 @@ impl Session {
                 self.engine.set_opponent_is_computer();
                 log::info!("the opponent is a computer");
             }
+            Command::EgtPath { kind, path } if kind == "syzygy" => {
+                self.set_option("SyzygyPath", Some(&path))
+            }
             Command::EgtPath { kind, path } => {
-                log::info!("egtpath {kind} {path} ignored (no tablebases)")
+                log::info!("egtpath {kind} {path} ignored (only Syzygy tables are probed)")
             }
         }
         Flow::Continue
@@ -353,6 +356,13 @@ impl Session {
         {
             self.out.line(&printable(&error.reply()));
         }
+        // Problems go to the user's screen, reports to the debug window: XBoard sends its
+        // default `egtpath` (often a folder that does not exist) to every engine with `egt`.
+        for notice in self.engine.take_notices() {
+            let kind = if notice.problem { "telluser" } else { "#" };
+            self.out
+                .line(&printable(&format!("{kind} {}", notice.text)));
+        }
     }
 
     fn protover(&mut self, version: u32) {
@@ -360,7 +370,7 @@ impl Session {
         self.out.line("feature done=0");
         self.out.line(
             "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 reuse=1 analyze=1 \
-             ics=1 name=1 debug=1 memory=1 smp=1 exclude=1",
+             ics=1 name=1 debug=1 memory=1 smp=1 exclude=1 egt=\"syzygy\"",
         );
         self.out
             .line("feature sigint=0 sigterm=0 colors=0 san=0 nps=0 pause=0");
@@ -781,8 +791,20 @@ impl Session {
         };
         let line: Vec<Move> = expected.iter().chain(&info.pv).copied().collect();
         let pv = line_text(self.engine.position(), &line, self.notation());
+        // With tables, XBoard's optional fields after the nodes carry the probe count
+        // (selective depth, speed, tablebase hits, then a tab before the PV).
+        let extended = if self.engine.options().search.syzygy.tables.is_some() {
+            let speed = u128::from(info.nodes) * 100 / centiseconds.max(1);
+            format!(
+                " {} {speed} {}\t",
+                info.selective_depth.max(info.depth),
+                info.tbhits
+            )
+        } else {
+            " ".to_string()
+        };
         self.out.thinking(&format!(
-            "{} {} {} {} {}",
+            "{} {} {} {}{extended}{}",
             info.depth,
             protocol_score(info.score),
             centiseconds,
