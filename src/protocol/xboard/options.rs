@@ -136,7 +136,7 @@ mod tests {
     use crate::logging::MB;
     use crate::search::IidMode;
 
-    const USER_FEATURES: [&str; 15] = [
+    const USER_FEATURES: [&str; 19] = [
         "Move Overhead -spin 30 0 5000",
         "Resign -check 0",
         "Resign Threshold -spin 800 200 3000",

@@ -10,7 +10,7 @@ use common::{Engine, LONG, SHORT, scratch_dir, thinking, uci_nodes_at_depth};
 
 /// XBoard's list: `memory`, `cores`, `hard` and `variant` set hash, threads, pondering and
 /// Chess960 there.
-const XBOARD_USER: [&str; 15] = [
+const XBOARD_USER: [&str; 19] = [
     "Move Overhead",
     "Resign",
     "Resign Threshold",
@@ -33,7 +33,7 @@ const XBOARD_USER: [&str; 15] = [
 ];
 
 /// UCI's list: GUIs there adjudicate and keep their own logs.
-const UCI_USER: [&str; 17] = [
+const UCI_USER: [&str; 21] = [
     "Hash",
     "Threads",
     "Move Overhead",
