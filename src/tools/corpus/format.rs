@@ -288,20 +288,6 @@ pub fn move_key(m: Move) -> u16 {
     m.from().index() as u16 | (m.to().index() as u16) << 6 | class << 12
 }
 
-/// The position's legal moves in canonical order.
-pub fn canonical_moves(pos: &Position, list: &mut MoveList) {
-    list.clear();
-    legal_moves(pos, list);
-    // Insertion sort: a few dozen moves, and no allocation.
-    for i in 1..list.len() {
-        let mut j = i;
-        while j > 0 && move_key(list.get(j - 1)) > move_key(list.get(j)) {
-            list.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
 /// The legal move at `index` in canonical order, or `None` past the last (`list` is left
 /// holding the legal moves in generation order, so its length says how many there are).
 /// Selects instead of sorting: decoding a shard is mostly this call, and a full sort per ply
@@ -1131,6 +1117,20 @@ mod tests {
             )),
             "{message}"
         );
+    }
+
+    /// The position's legal moves sorted by the documented key: the order the decoder's
+    /// selection (`canonical_move_at`) and the encoder's count (`move_index`) must agree with.
+    fn canonical_moves(pos: &Position, list: &mut MoveList) {
+        list.clear();
+        legal_moves(pos, list);
+        for i in 1..list.len() {
+            let mut j = i;
+            while j > 0 && move_key(list.get(j - 1)) > move_key(list.get(j)) {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
+        }
     }
 
     #[test]
