@@ -803,7 +803,12 @@ class EngineProcess:
             if opt is None:
                 known = ", ".join(sorted(self.proto.options)) or "none"
                 raise SetupError(f"engine {self.spec.name}: unknown option {key!r} (engine offers: {known})")
-            if opt.type == "check":
+            if opt.is_managed():
+                # ironwood: python-chess refuses to set MultiPV and Ponder itself (it sets
+                # them per search); a GUI sends them once, as here.
+                self.proto.send_line(f"setoption name {key} value {value}" if self.spec.proto == "uci"
+                                     else f"option {key}={value}")
+            elif opt.type == "check":
                 out[key] = value.strip().lower() not in ("0", "false", "off", "no", "")
             elif opt.type == "spin":
                 try:
