@@ -327,10 +327,10 @@ def play_fastchess(args, cell, stem, logs):
             "-rounds", str(max(1, cell["games"] // 2)), "-games", "2",
             "-concurrency", str(cell["concurrency"]), "-srand", "1",
             "-pgnout", f"file={pgn}", "timeleft=true", "-ratinginterval", "0",
-            "-config", f"outname={stem}-config.json", "-autosaveinterval", "0",
-            "-strict"]
-    if cell.get("check_mate_pvs", True):
-        cmd.append("-check-mate-pvs")
+            "-config", f"outname={stem}-config.json", "-autosaveinterval", "0"]
+    # -strict stops at the first warning or forfeit, the opponent's too; a cell against
+    # another engine may go on instead (and restart a crashed engine)
+    cmd += ["-strict", "-check-mate-pvs"] if cell.get("strict", True) else ["-recover"]
     if cell["variant"] != "standard":
         starts = os.path.join(os.path.dirname(stem), "chess960.epd")
         with open(starts, "w") as fh:
@@ -378,6 +378,12 @@ def play_fastchess(args, cell, stem, logs):
                     if tl:
                         least.append(float(tl.group(1)))
                 ours = not ours
+    # a game cut short by -strict is missing from the PGN, but fastchess's closing summary
+    # ("Player: NAME", "  Timeouts: N", "  Crashed: N") counts it
+    ours = (NAME, NAME + "-2") if self_play(cell) else (NAME,)
+    summary = re.findall(r"^Player: (\S+)\s*\n\s*Timeouts: (\d+)\s*\n\s*Crashed: (\d+)", out, re.M)
+    faults["time"] = max(faults["time"], sum(int(t) for name, t, _ in summary if name in ours))
+    faults["crash"] = max(faults["crash"], sum(int(c) for name, _, c in summary if name in ours))
     timed = not cell["control"].startswith(("st", "depth", "nodes"))
     status = "ok" if run.returncode == 0 else f"fastchess exit {run.returncode}: see {stem}.log"
     return {"games": games, "score": score, "faults": faults,
@@ -506,17 +512,21 @@ def main():
     todo = list(enumerate(cells(args), 1))
     if args.only:
         todo = [(n, c) for n, c in todo if n in args.only]
+    kept = {}
+    for number, cell in todo:
+        if args.resume:
+            done = [row for row in map(load_json, glob.glob(os.path.join(args.out, f"{number:02d}-*.cell.json")))
+                    if row.get("plan") == cell and row.get("games")]
+            if done:
+                kept[number] = done[0]
     WINE_PROBLEM = None
-    if any(c["engine"] == "wine" for _, c in todo):
+    if any(c["engine"] == "wine" for n, c in todo if n not in kept):
         WINE_PROBLEM = prepare_wine(args, args.out)
     rows = []
     for number, cell in todo:
-        if args.resume:
-            kept = [row for row in map(load_json, glob.glob(os.path.join(args.out, f"{number:02d}-*.cell.json")))
-                    if row.get("plan") == cell]
-            if kept:
-                rows.append(kept[0])
-                continue
+        if number in kept:
+            rows.append(kept[number])
+            continue
         row = play(args, cell, number)
         rows.append(row)
         print(f"done {number} {row['cell']}: {row.get('games', 0)} games in {row['seconds']} s, "
