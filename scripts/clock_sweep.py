@@ -13,9 +13,10 @@ keeps each engine process for all its games), `xboard` (real XBoard 4.9 headless
 xvfb-run, through tests/clients/xboard_match.sh) or `fastchess` (UCI, with -strict and
 -check-mate-pvs). `engine: "wine"` plays the Windows build under Wine (cross-built here
 once). `variant: "fischerandom"` plays Chess960. The opponent `ironwood` is the engine under
-test again. `--scale` multiplies every game count (at least two games). Each finished cell's
-JSON is written as it ends; `--resume` keeps those and plays only the others. A cell whose
-client is missing is reported as skipped, with the reason. Markdown goes to stdout.
+test again. `--scale` multiplies every game count (to an even number, at least two). Each
+finished cell's JSON is written as it ends; `--resume` keeps those that played games and
+plays the others. A cell whose client is missing is reported as skipped, with the reason.
+docs/testing.md explains the cells and columns. Markdown goes to stdout.
 """
 
 import argparse
@@ -83,7 +84,8 @@ def cells(args):
             out = {"kind": "match", "proto": "xboard", "opponent": "fairymax", "options": [],
                    "ponder": False, "variant": "standard", "engine": "native", "concurrency": 1}
             out.update(cell)
-            out["games"] = max(2, round(cell["games"] * args.scale))
+            # pairs of games, colours swapped (fastchess plays rounds of two)
+            out["games"] = max(2, 2 * round(cell["games"] * args.scale / 2))
             yield out
         return
     for control in args.controls:
@@ -102,11 +104,16 @@ def label(cell):
 
 
 class MemorySampler:
-    """Samples the resident memory of every process whose command line holds `marker` (the
-    cell's log folder), for clients that do not report their engines' PIDs."""
+    """Samples the resident memory of every Ironwood process whose command line holds `marker`
+    (the cell's log folder), for clients that do not report their engines' PIDs. The client
+    itself (XBoard, fastchess, their shells) names the folder too, hence the check of the
+    program name. Growth is measured from the first sample after the first game reached the
+    client's PGN file (before it a process is still allocating its tables)."""
 
-    def __init__(self, marker):
+    def __init__(self, marker, program, pgn):
         self.marker = marker.encode()
+        self.program = os.path.basename(program).encode()
+        self.pgn = pgn
         self.first = {}
         self.last = {}
         self.peak = 0
@@ -116,27 +123,32 @@ class MemorySampler:
 
     def run(self):
         while not self.stop.wait(1.0):
+            first_game_over = os.path.exists(self.pgn) and os.path.getsize(self.pgn) > 0
             for status in glob.glob("/proc/[0-9]*/status"):
                 pid = int(status.split("/")[2])
                 try:
                     with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                        if self.marker not in fh.read():
-                            continue
+                        argv = fh.read().split(b"\0")
+                    # Wine's process for ironwood.exe shows a Windows path
+                    if self.marker not in b" ".join(argv) or \
+                            not re.split(rb"[/\\]", argv[0])[-1] == self.program:
+                        continue
                     with open(status) as fh:
                         fields = dict(line.split(":", 1) for line in fh if ":" in line)
                     rss, hwm = (int(fields[k].split()[0]) for k in ("VmRSS", "VmHWM"))
                 except (OSError, KeyError, ValueError):
                     continue
-                self.first.setdefault(pid, rss)
-                self.last[pid] = rss
+                if first_game_over:
+                    self.first.setdefault(pid, rss)
+                    self.last[pid] = rss
                 self.peak = max(self.peak, hwm)
 
     def result(self):
         self.stop.set()
         self.thread.join()
-        if not self.first:
+        if not self.peak:
             return {}
-        growth = max(self.last[pid] - self.first[pid] for pid in self.first)
+        growth = max((self.last[pid] - self.first[pid] for pid in self.first), default=None)
         return {"peak_kb": self.peak, "growth_kb": growth, "processes": len(self.first)}
 
 
@@ -327,7 +339,8 @@ def play_fastchess(args, cell, stem, logs):
             "-rounds", str(max(1, cell["games"] // 2)), "-games", "2",
             "-concurrency", str(cell["concurrency"]), "-srand", "1",
             "-pgnout", f"file={pgn}", "timeleft=true", "-ratinginterval", "0",
-            "-config", f"outname={stem}-config.json", "-autosaveinterval", "0"]
+            "-config", f"outname={stem}-config.json", "-autosaveinterval", "0",
+            "-log", f"file={stem}-fastchess.log", "level=warn", "append=false"]
     # -strict stops at the first warning or forfeit, the opponent's too; a cell against
     # another engine may go on instead (and restart a crashed engine)
     cmd += ["-strict", "-check-mate-pvs"] if cell.get("strict", True) else ["-recover"]
@@ -448,7 +461,11 @@ def play(args, cell, number):
     elif cell["kind"] == "match":
         row = play_match(args, cell, stem, logs)
     else:
-        sampler = MemorySampler(logs)
+        program = "ironwood.exe" if cell["engine"] == "wine" else ENGINE_PATH
+        pgn = stem + ("-xboard/games.pgn" if cell["kind"] == "xboard" else ".pgn")
+        if os.path.exists(pgn):
+            os.remove(pgn)  # from an earlier run: it would start the growth baseline at once
+        sampler = MemorySampler(logs, program, pgn)
         if cell["kind"] == "xboard":
             row = play_xboard(cell, stem, logs)
         else:
