@@ -2,7 +2,9 @@
 # Source: copied from shared/tools/match.py (match.py 1.0, sha256 9865bd33...fd1c4) for
 # tests/clients/run.sh.  Local changes, marked "ironwood:": the engine key ponder=1 makes
 # python-chess play that engine with ponder=True (it sends "hard" and lets it ponder); XBoard
-# options python-chess manages itself (MultiPV, Ponder) stay out of its target config.
+# options python-chess manages itself (MultiPV, Ponder) stay out of its target config; Chess960
+# (--variant), fixed depth and node controls (--tc depth=N, nodes=N) and each engine process's
+# resident memory after every game (/proc/PID/status: VmRSS, VmHWM) for scripts/clock_sweep.py.
 """match.py - play real games between chess engines and measure them.
 
 Engines speak the WinBoard/XBoard protocol (CECP, protocol 2) or UCI and are
@@ -117,12 +119,25 @@ class TimeControl:
     base: float = 0.0     # seconds per session
     inc: float = 0.0      # seconds added after every move
     st: float = 0.0       # fixed seconds per move (exclusive with the others)
+    depth: int = 0        # ironwood: fixed depth per move (exclusive with the others)
+    nodes: int = 0        # ironwood: fixed nodes per move (exclusive with the others)
     text: str = ""
+
+    @property
+    def fixed(self) -> bool:
+        """A depth or node limit: no clock, so no time forfeits (only hangs)."""
+        return bool(self.depth or self.nodes)
 
     @classmethod
     def parse(cls, text: str) -> "TimeControl":
         t = text.strip().lower()
         try:
+            m = re.fullmatch(r"(depth|nodes)=(\d+)", t)  # ironwood: fixed depth and nodes
+            if m:
+                n = int(m.group(2))
+                if n <= 0:
+                    raise ValueError
+                return cls(depth=n, text=text) if m.group(1) == "depth" else cls(nodes=n, text=text)
             m = re.fullmatch(r"st[=:]?(\d+(?:\.\d+)?)", t)
             if m:
                 st = float(m.group(1))
@@ -144,7 +159,8 @@ class TimeControl:
                 raise ValueError
             return cls(moves=moves, base=base, inc=inc, text=text)
         except ValueError:
-            raise SetupError(f"bad time control {text!r}: use e.g. 40/60, 10+0.1, 1:00+1, 40/60+0.5 or st=1")
+            raise SetupError(f"bad time control {text!r}: use e.g. 40/60, 10+0.1, 1:00+1, 40/60+0.5, st=1, "
+                             "depth=8 or nodes=20000")
 
     def pgn(self) -> str:
         """TimeControl tag value (PGN standard: moves/seconds, base+inc)."""
@@ -152,17 +168,28 @@ class TimeControl:
             return f"{x:g}"
         if self.st:
             return f"1/{num(self.st)}"
+        if self.fixed:
+            return "-"
         s = num(self.base) + (f"+{num(self.inc)}" if self.inc else "")
         return f"{self.moves}/{s}" if self.moves else s
 
     def describe(self) -> str:
         if self.st:
             return f"{self.st:g} s per move"
+        if self.depth:
+            return f"depth {self.depth} per move"
+        if self.nodes:
+            return f"{self.nodes} nodes per move"
         parts = []
         parts.append(f"{self.moves} moves in {self.base:g} s" if self.moves else f"{self.base:g} s")
         if self.inc:
             parts.append(f"+{self.inc:g} s/move")
         return " ".join(parts)
+
+
+# ironwood: a depth or node search longer than this counts as a time forfeit; XBoard engines
+# also get it as `st`, the time limit a GUI sends beside `sd`.
+FIXED_LIMIT_CEILING = 60.0
 
 
 class Clock:
@@ -178,10 +205,12 @@ class Clock:
 
     def budget(self) -> float:
         """Seconds the engine may use for the move about to be played."""
+        if self.tc.fixed:
+            return FIXED_LIMIT_CEILING
         return self.tc.st if self.tc.st else max(self.left, 0.0)
 
     def remaining_moves(self) -> Optional[int]:
-        if self.tc.st or not self.tc.moves:
+        if self.tc.st or self.tc.fixed or not self.tc.moves:
             return None
         return self.tc.moves - self.moves_in_session
 
@@ -192,14 +221,14 @@ class Clock:
         self.used += elapsed
         self.moves += 1
         self.min_left = min(self.min_left, -overrun)
-        if self.tc.st:
+        if self.tc.st or self.tc.fixed:
             return overrun
         self.left -= elapsed
         return overrun
 
     def finish_move(self) -> None:
         """Called after an accepted move: clamp, add increment, new session."""
-        if self.tc.st:
+        if self.tc.st or self.tc.fixed:
             return
         self.left = max(self.left, 0.0) + self.tc.inc
         if self.tc.moves:
@@ -587,6 +616,20 @@ LIVE_ENGINES: "set[EngineProcess]" = set()
 MAX_ENGINES_PER_WORKER = 6
 
 
+def process_memory(pid: Optional[int]) -> Dict[str, int]:
+    """ironwood: the process's resident memory now and at its peak (kB) with its PID, so that
+    growth shows across the games one process plays; empty where /proc has no such process."""
+    if not pid:
+        return {}
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            fields = dict(line.split(":", 1) for line in fh if ":" in line)
+        return {"pid": pid, "rss_kb": int(fields["VmRSS"].split()[0]),
+                "hwm_kb": int(fields["VmHWM"].split()[0])}
+    except (OSError, KeyError, ValueError, IndexError):
+        return {}
+
+
 def _kill_group(pid: Optional[int]) -> None:
     if not pid:
         return
@@ -760,7 +803,12 @@ class EngineProcess:
             if opt is None:
                 known = ", ".join(sorted(self.proto.options)) or "none"
                 raise SetupError(f"engine {self.spec.name}: unknown option {key!r} (engine offers: {known})")
-            if opt.type == "check":
+            if opt.is_managed():
+                # ironwood: python-chess refuses to set MultiPV and Ponder itself (it sets
+                # them per search); a GUI sends them once, as here.
+                self.proto.send_line(f"setoption name {key} value {value}" if self.spec.proto == "uci"
+                                     else f"option {key}={value}")
+            elif opt.type == "check":
                 out[key] = value.strip().lower() not in ("0", "false", "off", "no", "")
             elif opt.type == "spin":
                 try:
@@ -887,6 +935,7 @@ class GameRecord:
     depth_n: Dict[str, int] = dataclasses.field(default_factory=dict)
     min_left: Dict[str, float] = dataclasses.field(default_factory=dict)
     clock_left: Dict[str, float] = dataclasses.field(default_factory=dict)
+    memory: Dict[str, Dict[str, int]] = dataclasses.field(default_factory=dict)  # ironwood: per engine
     pgn: str = ""
 
 
@@ -1004,7 +1053,12 @@ async def play_game(job: Job, engines: Dict[bool, EngineProcess], cfg: Config) -
         eng = engines[side]
         clock = clocks[side]
         proto = eng.proto
-        if cfg.tc.st:
+        if cfg.tc.depth:
+            ceiling = FIXED_LIMIT_CEILING if isinstance(proto, XBoardEngineProtocol) else None
+            limit = chess.engine.Limit(depth=cfg.tc.depth, time=ceiling, clock_id=game_id)
+        elif cfg.tc.nodes:
+            limit = chess.engine.Limit(nodes=cfg.tc.nodes, clock_id=game_id)
+        elif cfg.tc.st:
             limit = chess.engine.Limit(time=cfg.tc.st if cfg.tc.st != int(cfg.tc.st) else int(cfg.tc.st),
                                        clock_id=game_id)
         else:
@@ -1148,7 +1202,7 @@ async def play_game(job: Job, engines: Dict[bool, EngineProcess], cfg: Config) -
         rec.depth_sum[n] = depth_sum[side]
         rec.depth_n[n] = depth_n[side]
         rec.min_left[n] = clocks[side].min_left
-        rec.clock_left[n] = clocks[side].left if not cfg.tc.st else 0.0
+        rec.clock_left[n] = clocks[side].left if not (cfg.tc.st or cfg.tc.fixed) else 0.0
 
     # Tell engines the result (XBoard 'result' command), as a GUI would.
     winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(rec.result)
@@ -1267,6 +1321,24 @@ class Tally:
                 "score": st["score"], "elo": st["elo"], "elo_error95": st["error"], "los": st["los"],
                 "faults": faults, "adjudicated": adjudicated}
 
+    def memory_stats(self, name: str) -> Dict[str, Any]:
+        """ironwood: the peak resident memory of the engine's processes and the largest growth
+        of one process from after its first game to after its last (kB)."""
+        first: Dict[int, int] = {}
+        last: Dict[int, int] = {}
+        peak = 0
+        for r in sorted(self.records, key=lambda r: r.number):
+            m = r.memory.get(name)
+            if not m:
+                continue
+            first.setdefault(m["pid"], m["rss_kb"])
+            last[m["pid"]] = m["rss_kb"]
+            peak = max(peak, m["hwm_kb"])
+        if not first:
+            return {}
+        growth = max(last[pid] - first[pid] for pid in first)
+        return {"peak_kb": peak, "growth_kb": growth, "processes": len(first)}
+
     def engine_stats(self, name: str, procs_info: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
         w = d = l = 0
         faults = {k: 0 for k in FAIL_KINDS}
@@ -1297,6 +1369,7 @@ class Tally:
                 "moves": moves, "avg_move_time": time_used / moves if moves else None,
                 "avg_depth": depth_sum / depth_n if depth_n else None,
                 "min_time_left_ms": min_left * 1000 if moves else None,
+                "memory": self.memory_stats(name),
                 "process": procs_info.get(name, {})}
 
 
@@ -1305,9 +1378,15 @@ class Tally:
 # --------------------------------------------------------------------------
 
 
-def load_openings(path: Optional[str]) -> List[chess.Board]:
+def chess960_starts(count: int, seed: Optional[int]) -> List[chess.Board]:
+    """ironwood: `count` different Chess960 start positions drawn with `seed`."""
+    numbers = random.Random(seed).sample(range(960), max(1, min(count, 960)))
+    return [chess.Board.from_chess960_pos(n) for n in numbers]
+
+
+def load_openings(path: Optional[str], chess960: bool = False) -> List[chess.Board]:
     if not path:
-        return [chess.Board()]
+        return [chess.Board(chess960=chess960)]
     boards = []
     with open(path, encoding="utf-8") as fh:
         for lineno, raw in enumerate(fh, 1):
@@ -1316,14 +1395,14 @@ def load_openings(path: Optional[str]) -> List[chess.Board]:
                 continue
             board = None
             if line == "startpos":
-                board = chess.Board()
+                board = chess.Board(chess960=chess960)
             else:
                 fields = line.split()
                 try:
                     if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
-                        board = chess.Board(" ".join(fields[:6]))
+                        board = chess.Board(" ".join(fields[:6]), chess960=chess960)
                     else:
-                        board, _ops = chess.Board.from_epd(line)
+                        board, _ops = chess.Board.from_epd(line, chess960=chess960)
                 except ValueError as err:
                     raise SetupError(f"{path}:{lineno}: not a FEN/EPD position ({err})")
             if not board.is_valid():
@@ -1483,6 +1562,10 @@ class Tournament:
         self.debug.note(f"game {job.number}: {job.white} vs {job.black}, opening {job.opening_index + 1}")
         rec = await play_game(job, sides, self.cfg)
         for side in (chess.WHITE, chess.BLACK):
+            memory = process_memory(sides[side].pid)
+            if memory:
+                rec.memory[sides[side].spec.name] = memory
+        for side in (chess.WHITE, chess.BLACK):
             proc = sides[side]
             if proc.broken or not proc.alive:
                 await proc.quit()
@@ -1572,7 +1655,7 @@ class Tournament:
         eng_rows = []
         engine_stats = [self.tally.engine_stats(nm, self.proc_info) for nm in self.order]
         hdr2 = ["Engine", "Games", "Score", "TimeF", "Illegal", "Crash", "NoAns", "Proto", "ms/move",
-                "Depth", "MinLeft", "Extra out", "Notes"]
+                "Depth", "MinLeft", "PeakMem", "Extra out", "Notes"]
         for es in engine_stats:
             pi = es["process"]
             notes = []
@@ -1594,6 +1677,7 @@ class Tournament:
                              f"{es['avg_move_time'] * 1000:.0f}" if es["avg_move_time"] is not None else "-",
                              f"{es['avg_depth']:.1f}" if es["avg_depth"] is not None else "-",
                              f"{es['min_time_left_ms']:.0f}ms" if es["min_time_left_ms"] is not None else "-",
+                             f"{es['memory']['peak_kb'] / 1024:.0f}MB" if es["memory"] else "-",
                              str(pi.get("extra_lines", 0)), "; ".join(notes)])
         print_table(hdr2, eng_rows)
         print("(ms/move: average thinking time measured from 'go' to the move; MinLeft: least time left on the clock"
@@ -1685,12 +1769,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an engine (give two or more)")
     p.add_argument("--openings", metavar="FILE", help="one FEN/EPD per line; each is played twice with colours swapped")
     p.add_argument("--openings-order", choices=("sequential", "random"), default="sequential")
+    p.add_argument("--variant", choices=("standard", "fischerandom", "chess960"), default="standard",
+                   help="fischerandom (= chess960): XBoard engines get 'variant fischerandom', UCI engines "
+                        "UCI_Chess960; start positions from --openings (FENs) or drawn with --seed")
     p.add_argument("--seed", type=int, default=None, help="seed for --openings-order random")
     p.add_argument("--games", type=int, default=0,
                    help="games per pairing per round (default: 2 x number of openings)")
     p.add_argument("--rounds", type=int, default=1, help="repeat the schedule this many times (default 1)")
     p.add_argument("--gauntlet", action="store_true", help="first engine plays each of the others; default round robin")
-    p.add_argument("--tc", default="10+0.1", help="time control: 40/60, 10+0.1, 40/60+0.5 or st=1 (default 10+0.1)")
+    p.add_argument("--tc", default="10+0.1",
+                   help="time control: 40/60, 10+0.1, 40/60+0.5, st=1, depth=8 or nodes=20000 (default 10+0.1)")
     p.add_argument("--margin", type=float, default=50.0, metavar="MS",
                    help="time-forfeit tolerance in milliseconds beyond the clock (default 50)")
     p.add_argument("--stall-timeout", type=float, default=5.0, metavar="S",
@@ -1728,7 +1816,12 @@ async def amain(args: argparse.Namespace) -> int:
     for s in specs:
         s.cmd = resolve_command(s.cmd, s.cwd)
     tc = TimeControl.parse(args.tc)
-    openings = load_openings(args.openings)
+    chess960 = args.variant in ("fischerandom", "chess960")
+    if chess960 and not args.openings:
+        # each start position is played twice, colours swapped
+        openings = chess960_starts(max(1, (args.games * args.rounds + 1) // 2), args.seed)
+    else:
+        openings = load_openings(args.openings, chess960)
     if args.openings_order == "random":
         random.Random(args.seed).shuffle(openings)
     if args.games < 0 or args.rounds < 1 or args.concurrency < 1:

@@ -9,9 +9,10 @@
 #   fischerandom  2 Chess960 games in real XBoard (-variant fischerandom: a new start position
 #             each game, castling sent as O-O/O-O-O) between two Ironwoods at 0:10+0.1; same checks
 #             (the installed Fairy-Max does not play fischerandom)
-#   games     python-chess's XBoard client (match.py): 4 games at 2+0.02 and 4 at st=0.1
-#             against fairymax; Ironwood's time forfeits, illegal moves, crashes, hangs and
-#             protocol errors must all be 0
+#   games     python-chess's XBoard client (match.py): 4 games at 2+0.02, 4 at st=0.1 and 2
+#             at depth 4 against fairymax, 2 Chess960 games at 2+0.02 against Ironwood;
+#             Ironwood's time forfeits, illegal moves, crashes, hangs and protocol errors
+#             must all be 0, and its resident memory must have been measured
 #   ponder    2 games at 2+0.02 through match.py with Ironwood pondering (python-chess
 #             play(ponder=True): 'hard', then 'easy' before each of its moves); same checks,
 #             and Ironwood's log must show ponder searches
@@ -31,7 +32,7 @@
 
 set -u
 
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage 2
 case "$1" in -h|--help) usage 0 ;; esac
 
@@ -97,15 +98,21 @@ log_errors() {
     echo "$n"
 }
 
-# match_games NAME TC GAMES [ponder] : one match.py run against fairymax, judged from its JSON.
+# match_games NAME TC GAMES [ponder] [fischerandom] : one match.py run against fairymax (in
+# Chess960 against Ironwood, as fairymax does not play it), judged from its JSON.
 match_games() {
-    local name=$1 tc=$2 games=$3 ponder=${4:-0} dir="$OUT/$1" verdict rc errors
+    local name=$1 tc=$2 games=$3 ponder=${4:-0} variant=${5:-standard} dir="$OUT/$1" verdict rc errors
+    local opponent=(--engine name=fairymax "cmd=$(printf '%q' "$FAIRYMAX")" dir="$dir")
+    local starts=(--openings "$OPENINGS")
+    if [ "$variant" = fischerandom ]; then
+        opponent=(--engine name=opponent "cmd=$(printf '%q ' "$ENGINE" --log-dir "$dir/logs2")")
+        starts=(--variant fischerandom --seed 1)
+    fi
     mkdir -p "$dir"
-    echo "== $name: $games games at $tc against fairymax through python-chess (match.py)${4:+, ironwood pondering}"
+    echo "== $name: $games games of $variant at $tc through python-chess (match.py)$([ "$ponder" = 1 ] && echo ", ironwood pondering")"
     python3 "$HERE/match.py" \
         --engine name=ironwood "cmd=$(printf '%q ' "$ENGINE" --log-dir "$dir/logs")" "ponder=$ponder" \
-        --engine name=fairymax "cmd=$(printf '%q' "$FAIRYMAX")" dir="$dir" \
-        --openings "$OPENINGS" --games "$games" --tc "$tc" \
+        "${opponent[@]}" "${starts[@]}" --games "$games" --tc "$tc" \
         --pgn "$dir/games.pgn" --json "$dir/result.json" --debug "$dir/transcript.log"
     rc=$?
     errors=$(log_errors "$dir/logs")
@@ -118,7 +125,8 @@ except (OSError, ValueError) as err:
     print(f"FAIL match.py exit status {rc}, no result file ({err})")
     sys.exit()
 es = {e["name"]: e for e in r["engine_stats"]}
-iw, fm = es["ironwood"], es["fairymax"]
+iw = es["ironwood"]
+fm = next(e for name, e in es.items() if name != "ironwood")
 f, proc = iw["faults"], iw["process"]
 bad = []
 if rc != 0:
@@ -136,6 +144,9 @@ for key in ("tolerated_errors", "bad_features", "stderr_lines", "extra_lines"):
         bad.append(f"ironwood {key.replace('_', ' ')}: {proc[key]} {proc.get('extra_samples', '')}")
 if log_errors:
     bad.append(f"{log_errors} ERROR lines in ironwood's log")
+memory = iw.get("memory") or {}
+if not memory.get("peak_kb"):
+    bad.append("no resident memory measured for ironwood")
 ponders = hits = 0
 for log in glob.glob(logs + "/*.log"):
     text = open(log, errors="replace").read()
@@ -146,8 +157,9 @@ if ponder and ponders == 0:
 opp = sum(fm["faults"].values())
 text = (f"{r['games_played']}/{r['games_planned']} games, ironwood +{iw['wins']} ={iw['draws']} -{iw['losses']}; "
         f"ironwood forfeits: time {f['time']}, illegal {f['illegal']}, crash {f['crash']}, "
-        f"no answer {f['hang']}, protocol {f['protocol']}; fairymax forfeits {opp}; "
-        f"ironwood {iw['avg_move_time'] * 1000:.0f} ms/move, least left {iw['min_time_left_ms']:.0f} ms"
+        f"no answer {f['hang']}, protocol {f['protocol']}; {fm['name']} forfeits {opp}; "
+        f"ironwood {iw['avg_move_time'] * 1000:.0f} ms/move, least left {iw['min_time_left_ms']:.0f} ms, "
+        f"peak memory {memory.get('peak_kb', 0) / 1024:.0f} MB, growth {memory.get('growth_kb', 0)} kB"
         + (f"; {ponders} ponder searches ({hits} hits)" if ponder else ""))
 only_time = bool(bad) and all("time forfeit" in b for b in bad)
 print(("TIMEFAIL " if only_time else "FAIL " if bad else "PASS ") + ("; ".join(bad) + " | " if bad else "") + text)
@@ -163,7 +175,7 @@ overloaded() {
     python3 -c "import os, sys; sys.exit(0 if os.getloadavg()[0] > (os.cpu_count() or 1) else 1)" 2>/dev/null
 }
 
-# match_part NAME TC GAMES [ponder]: match_games, once more if the only failure was a time
+# match_part NAME TC GAMES [ponder] [fischerandom]: match_games, once more if the only failure was a time
 # forfeit on an overloaded machine (other jobs starving the engine for 100+ ms at a time;
 # a real time-management fault fails again).  The summary says so.
 match_part() {
@@ -243,6 +255,8 @@ for part in $PARTS; do
         fi
         match_part "games-2+0.02" 2+0.02 4
         match_part "games-st0.1" st=0.1 4
+        match_part "games-depth4" depth=4 2
+        match_part "games-960" 2+0.02 2 0 fischerandom
         ;;
     ponder)
         miss=$(missing python-chess fairymax)
