@@ -411,14 +411,14 @@ impl Engine {
         self.worker.clear();
     }
 
-    /// Hands `options.search` to the search thread.
     /// The messages the last settings left for the user (tables loaded or left out).
     pub(crate) fn take_notices(&mut self) -> Vec<Notice> {
         std::mem::take(&mut self.options.notices)
     }
 
+    /// Hands `options.search` to the search thread.
     fn apply_search_features(&mut self) {
-        self.worker.set_features(self.options.search);
+        self.worker.set_features(self.options.search.clone());
     }
 
     /// The one door for an option by name: `set` (a protocol's reading of its value) changes

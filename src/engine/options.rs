@@ -243,10 +243,9 @@ impl EngineOptions {
             problem: false,
             text,
         });
-        // Kept for the process, like a network: the search threads hold the reference, and
-        // a path is loaded again only when it changes.
-        self.search.syzygy.tables =
-            (tables.file_count() > 0).then(|| &*Box::leak(Box::new(tables)));
+        // Shared with the search, which drops its count when it gets the new features: the
+        // old tables' files are closed then, a session changing paths keeps one set.
+        self.search.syzygy.tables = (tables.file_count() > 0).then(|| Arc::new(tables));
     }
 }
 

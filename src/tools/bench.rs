@@ -79,7 +79,7 @@ pub fn search_positions(
         let mut searcher = Searcher::new(hash_mb, 1);
         searcher.features.evaluation = features.evaluation;
         searcher.features.driver = features.driver;
-        searcher.features.syzygy = features.syzygy;
+        searcher.features.syzygy = features.syzygy.clone();
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

@@ -512,8 +512,8 @@ impl ThreadSearch<'_> {
     /// it is, when the tables cover the position (`Syzygy*` options: the piece limit, the
     /// depth limit at the limit's piece count, the 50-move rule).
     fn probe_tablebases(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
-        let syzygy = self.features.syzygy;
-        let tables = syzygy.tables?;
+        let syzygy = &self.features.syzygy;
+        let tables = syzygy.tables.as_deref()?;
         let pieces = pos.occupied().count();
         let limit = syzygy.probe_limit.min(tables.max_pieces());
         if pos.halfmove_clock() != 0
