@@ -149,8 +149,9 @@ pub fn output_bucket(piece_count: u32, buckets: usize) -> usize {
     (piece_count.saturating_sub(2) as usize / pieces_per_bucket).min(buckets.max(1) - 1)
 }
 
-/// The network compiled into the binary (made by `ironwood train`, see README).
-static EMBEDDED_FILE: &[u8] = include_bytes!("default.nnue");
+/// The network compiled into the binary: default.nnue (made by `ironwood train`, see README),
+/// or the file a build named in `IRONWOOD_EVALFILE` (build.rs).
+static EMBEDDED_FILE: &[u8] = include_bytes!(env!("IRONWOOD_NETWORK"));
 
 /// The input for a piece of `color` and `kind` on `sq`, seen from `view`'s side: the board
 /// is flipped for Black, so both perspectives share one set of weights.
