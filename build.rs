@@ -1,11 +1,12 @@
 //! Generates the board's lookup tables at compile time (leaper attacks, magic slider tables,
 //! between/line masks and Zobrist keys), so the engine starts with nothing to initialise and
-//! every run uses the same keys (which keeps `bench` node counts reproducible).
+//! every run uses the same keys (which keeps `bench` node counts reproducible); picks the
+//! network to embed.
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// xorshift64*: deterministic, so magics and Zobrist keys never change between builds.
 struct Rng(u64);
@@ -188,9 +189,32 @@ fn emit_commit() {
     }
 }
 
+/// The network the binary embeds: the file in `IRONWOOD_EVALFILE` (the makefile's `EVALFILE`,
+/// through which OpenBench builds an engine with the network a test names), else
+/// src/nnue/default.nnue. A file that is no Ironwood network fails the build here, not the
+/// engine at its first evaluation.
+fn emit_network() {
+    println!("cargo:rerun-if-env-changed=IRONWOOD_EVALFILE");
+    let path = match env::var_os("IRONWOOD_EVALFILE").filter(|path| !path.is_empty()) {
+        Some(path) => PathBuf::from(path),
+        None => Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("src/nnue/default.nnue"),
+    };
+    let bytes =
+        fs::read(&path).unwrap_or_else(|e| panic!("IRONWOOD_EVALFILE {}: {e}", path.display()));
+    assert!(
+        bytes.starts_with(b"IRONWNET"),
+        "IRONWOOD_EVALFILE {}: not an Ironwood network (no IRONWNET header)",
+        path.display()
+    );
+    let path = fs::canonicalize(&path).unwrap();
+    println!("cargo:rerun-if-changed={}", path.display());
+    println!("cargo:rustc-env=IRONWOOD_NETWORK={}", path.display());
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     emit_commit();
+    emit_network();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut out = String::new();
 

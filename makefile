@@ -2,10 +2,16 @@
 # repository's root, after which the engine is ./<name> (<name>.exe on Windows). Plain
 # `make` gives ./ironwood. The build is cargo's release profile, the binary `cargo build
 # --release` makes, written straight to that path. OpenBench passes no CC or CXX for a cargo
-# engine; an EVALFILE it passes is not used (the network is the one in src/nnue/).
+# engine. `EVALFILE=<file>` (OpenBench's way to build with a test's network; relative to this
+# folder) embeds that network instead of src/nnue/default.nnue: build.rs reads it from the
+# environment, which reaches cargo on any shell.
 
 EXE ?= ironwood
 CARGO ?= cargo
+
+ifdef EVALFILE
+    export IRONWOOD_EVALFILE := $(abspath $(EVALFILE))
+endif
 
 ifeq ($(OS),Windows_NT)
     BINARY := $(patsubst %.exe,%,$(EXE)).exe

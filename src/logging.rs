@@ -247,6 +247,61 @@ fn report_failure(text: String) {
     FAILED.store(true, Ordering::Release);
 }
 
+/// How input lines are logged. A UCI GUI sends the whole game in every `position` line, so
+/// logged as it came a game's log would grow with the square of its length (about 890 KB a
+/// game in self-play); a `position` line that repeats the previous one and adds moves is
+/// logged as the moves it adds, any other line (a new game, another FEN, a takeback) in
+/// full, which still lets the log replay the game.
+#[derive(Default)]
+pub struct InputEcho {
+    /// The last `position` line, as it came.
+    last_position: String,
+}
+
+impl InputEcho {
+    /// The text to log for `line`.
+    pub fn text<'a>(&mut self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        if line.split_whitespace().next() != Some("position") {
+            return line.into();
+        }
+        let added = moves_added(&self.last_position, line);
+        self.last_position.clear();
+        self.last_position.push_str(line);
+        match added {
+            Some(moves) if moves.is_empty() => "position (the previous again)".into(),
+            Some(moves) => format!(
+                "position (+{} after the previous: {})",
+                moves.len(),
+                moves.join(" ")
+            )
+            .into(),
+            None => line.into(),
+        }
+    }
+}
+
+/// The moves `line` adds to `previous` when it repeats it word for word (`None` if it does
+/// not, or if there is no previous line).
+fn moves_added<'a>(previous: &str, line: &'a str) -> Option<Vec<&'a str>> {
+    if previous.is_empty() {
+        return None;
+    }
+    let mut words = line.split_whitespace();
+    for word in previous.split_whitespace() {
+        if words.next() != Some(word) {
+            return None;
+        }
+    }
+    let mut added: Vec<&str> = words.collect();
+    if !previous.split_whitespace().any(|word| word == "moves") && !added.is_empty() {
+        if added[0] != "moves" {
+            return None;
+        }
+        added.remove(0);
+    }
+    Some(added)
+}
+
 struct FileLogger {
     /// Only its filter is used: which records to keep.
     filter: env_logger::Logger,
@@ -562,6 +617,43 @@ fn prune(dir: &Path, current: Option<&Path>, budget: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_line_extending_the_previous_is_logged_as_its_new_moves() {
+        let mut echo = InputEcho::default();
+        let mut logged = |line: &str| echo.text(line).into_owned();
+        assert_eq!(logged("position startpos"), "position startpos");
+        assert_eq!(
+            logged("position startpos moves e2e4 e7e5"),
+            "position (+2 after the previous: e2e4 e7e5)"
+        );
+        assert_eq!(
+            logged("go wtime 1000 btime 1000"),
+            "go wtime 1000 btime 1000"
+        );
+        assert_eq!(
+            logged("position startpos moves e2e4 e7e5 g1f3"),
+            "position (+1 after the previous: g1f3)"
+        );
+        assert_eq!(
+            logged("position startpos moves e2e4 e7e5 g1f3"),
+            "position (the previous again)"
+        );
+        // A takeback, a word changed, another start: in full.
+        for line in [
+            "position startpos moves e2e4 e7e5",
+            "position startpos moves e2e4 e7e6",
+            "position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2",
+            "position startpos movesx e2e4",
+        ] {
+            assert_eq!(logged(line), line);
+        }
+        // `e2e4` is no word of `position startpos moves e2e4x`.
+        assert_eq!(
+            logged("position startpos movesx e2e4x"),
+            "position startpos movesx e2e4x"
+        );
+    }
 
     #[test]
     fn file_names_use_the_utc_date_and_number() {

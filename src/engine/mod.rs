@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use crate::board::Color;
 use crate::board::game::{Game, Outcome};
 use crate::board::{Move, MoveList, Position, is_legal, legal_moves, to_san};
+use crate::logging::InputEcho;
 use crate::search::worker::{SearchJob, SearchReport, SearchWorker};
 use crate::search::{
     RootMoveInfo, ScoreBound, SearchInfo, SearchLimits, SearchOutcome, SearchStatus, Searcher,
@@ -165,6 +166,7 @@ pub(crate) fn start(options: EngineOptions) -> Option<(Engine, Receiver<Event>)>
 /// them; the end of input becomes `Event::Eof`.
 pub(crate) fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
     let mut buffer = Vec::new();
+    let mut echo = InputEcho::default();
     loop {
         buffer.clear();
         match input.read_until(b'\n', &mut buffer) {
@@ -172,7 +174,7 @@ pub(crate) fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
             Ok(_) => {
                 let text = String::from_utf8_lossy(&buffer);
                 let line = text.trim_end_matches(['\n', '\r']);
-                log::debug!("<< {line}");
+                log::debug!("<< {}", echo.text(line));
                 if events.send(Event::Line(line.to_string())).is_err() {
                     return;
                 }
@@ -318,6 +320,24 @@ impl Engine {
         self.hint = None;
     }
 
+    /// A new game record: `start` and then `moves`, which must be legal (UCI's `position`).
+    /// A GUI sends the whole game before each move: the log gets only the moves past the
+    /// ones the record had, so a game's log grows with its length, not its square.
+    pub(crate) fn set_game(&mut self, start: Position, moves: &[Move]) {
+        let known = if *self.game.start() == start && moves.starts_with(self.game.moves()) {
+            self.game.ply()
+        } else {
+            0
+        };
+        self.set_position(start);
+        for &m in &moves[..known] {
+            self.game.push(m);
+        }
+        for &m in &moves[known..] {
+            self.push_move(m);
+        }
+    }
+
     /// Plays `m`, which must be legal on the board; the log gets it in SAN (`O-O` for any
     /// castling, whatever the protocol wrote).
     pub(crate) fn push_move(&mut self, m: Move) {
@@ -411,14 +431,14 @@ impl Engine {
         self.worker.clear();
     }
 
-    /// Hands `options.search` to the search thread.
     /// The messages the last settings left for the user (tables loaded or left out).
     pub(crate) fn take_notices(&mut self) -> Vec<Notice> {
         std::mem::take(&mut self.options.notices)
     }
 
+    /// Hands `options.search` to the search thread.
     fn apply_search_features(&mut self) {
-        self.worker.set_features(self.options.search);
+        self.worker.set_features(self.options.search.clone());
     }
 
     /// The one door for an option by name: `set` (a protocol's reading of its value) changes

@@ -46,7 +46,7 @@ pub(crate) struct EngineOptions {
     pub(crate) search: SearchFeatures,
     /// The network `Evaluation=NNUE` searches with, and the `EvalFile` it came from
     /// (`EMBEDDED_NETWORK` for the one in the binary).
-    pub(crate) network: &'static Network,
+    pub(crate) network: Arc<Network>,
     pub(crate) eval_file: String,
     /// Chess960 castling (XBoard `variant fischerandom`, UCI `UCI_Chess960`).
     pub(crate) chess960: bool,
@@ -165,7 +165,7 @@ impl EngineOptions {
         self.search.evaluation = if matches(EVALUATION_CHOICES[0]) {
             Evaluation::Classical
         } else if matches(EVALUATION_CHOICES[1]) {
-            Evaluation::Nnue(self.network)
+            Evaluation::Nnue(Arc::clone(&self.network))
         } else {
             return None;
         };
@@ -179,19 +179,19 @@ impl EngineOptions {
             Network::embedded()
         } else {
             Network::load(std::path::Path::new(file))
-                .map(Network::intern)
+                .map(Arc::new)
                 .map_err(|e| format!("{file}: {e}; keeping the network {}", self.eval_file))?
         };
-        self.network = network;
         self.eval_file = if file.is_empty() {
             EMBEDDED_NETWORK.to_string()
         } else {
             file.to_string()
         };
         if let Evaluation::Nnue(_) = self.search.evaluation {
-            self.search.evaluation = Evaluation::Nnue(network);
+            self.search.evaluation = Evaluation::Nnue(Arc::clone(&network));
         }
         log::info!("network {} from {}", network.checksum(), self.eval_file);
+        self.network = network;
         Ok(())
     }
 
@@ -243,10 +243,9 @@ impl EngineOptions {
             problem: false,
             text,
         });
-        // Kept for the process, like a network: the search threads hold the reference, and
-        // a path is loaded again only when it changes.
-        self.search.syzygy.tables =
-            (tables.file_count() > 0).then(|| &*Box::leak(Box::new(tables)));
+        // Shared with the search, which drops its count when it gets the new features: the
+        // old tables' files are closed then, a session changing paths keeps one set.
+        self.search.syzygy.tables = (tables.file_count() > 0).then(|| Arc::new(tables));
     }
 }
 

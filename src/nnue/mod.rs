@@ -12,7 +12,7 @@ use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::EVAL_LIMIT;
 use std::fmt;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 pub use accumulator::Accumulator;
 pub use file::NetworkError;
@@ -149,8 +149,9 @@ pub fn output_bucket(piece_count: u32, buckets: usize) -> usize {
     (piece_count.saturating_sub(2) as usize / pieces_per_bucket).min(buckets.max(1) - 1)
 }
 
-/// The network compiled into the binary (made by `ironwood train`, see README).
-static EMBEDDED_FILE: &[u8] = include_bytes!("default.nnue");
+/// The network compiled into the binary: default.nnue (made by `ironwood train`, see README),
+/// or the file a build named in `IRONWOOD_EVALFILE` (build.rs).
+static EMBEDDED_FILE: &[u8] = include_bytes!(env!("IRONWOOD_NETWORK"));
 
 /// The input for a piece of `color` and `kind` on `sq`, seen from `view`'s side: the board
 /// is flipped for Black, so both perspectives share one set of weights.
@@ -373,29 +374,14 @@ impl Network {
     }
 
     /// The network built into the binary.
-    pub fn embedded() -> &'static Network {
-        static EMBEDDED: OnceLock<Network> = OnceLock::new();
-        EMBEDDED.get_or_init(|| {
-            Network::from_bytes(EMBEDDED_FILE)
-                .expect("the embedded network is valid (checked by a unit test)")
-        })
-    }
-
-    /// A network that lives as long as the process, so searches hold it without a lock or
-    /// a count. Each distinct network loaded is kept once (about 200 KB at width 128, 1.5 KB
-    /// more per unit of width).
-    pub fn intern(net: Network) -> &'static Network {
-        static LOADED: Mutex<Vec<&'static Network>> = Mutex::new(Vec::new());
-        if *Network::embedded() == net {
-            return Network::embedded();
-        }
-        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(known) = loaded.iter().find(|known| ***known == net) {
-            return known;
-        }
-        let leaked: &'static Network = Box::leak(Box::new(net));
-        loaded.push(leaked);
-        leaked
+    pub fn embedded() -> Arc<Network> {
+        static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
+        Arc::clone(EMBEDDED.get_or_init(|| {
+            Arc::new(
+                Network::from_bytes(EMBEDDED_FILE)
+                    .expect("the embedded network is valid (checked by a unit test)"),
+            )
+        }))
     }
 
     /// The output layer over an up-to-date accumulator, in centipawns for `side`, with the
@@ -447,11 +433,13 @@ impl Network {
 }
 
 /// Which evaluation a search uses.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum Evaluation {
     /// The hand-written evaluation (`crate::eval`).
     Classical,
-    Nnue(&'static Network),
+    /// Shared by the options and every search thread (each search's threads take their
+    /// own count, so evaluating pays no atomic); an `EvalFile` no longer in use is dropped.
+    Nnue(Arc<Network>),
 }
 
 impl PartialEq for Evaluation {
@@ -477,7 +465,7 @@ impl fmt::Debug for Evaluation {
 
 impl Evaluation {
     /// A name for logs and data files: `classical`, or `nnue` with the network's checksum.
-    pub fn describe(self) -> String {
+    pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical => "classical".to_string(),
             Evaluation::Nnue(net) => format!("nnue {:016x}", net.checksum),
@@ -485,7 +473,7 @@ impl Evaluation {
     }
 
     /// The evaluation of `pos` from scratch (tests, tools; the search updates accumulators).
-    pub fn evaluate(self, pos: &Position) -> i32 {
+    pub fn evaluate(&self, pos: &Position) -> i32 {
         match self {
             Evaluation::Classical => crate::eval::evaluate(pos),
             Evaluation::Nnue(net) => net.evaluate(pos),
@@ -577,28 +565,5 @@ mod tests {
             );
             assert_eq!(view_mirrors(InputTransform::Plain, &white), [false; 2]);
         }
-    }
-
-    #[test]
-    fn interning_keeps_one_copy_per_network() {
-        let mut changed = Network::embedded().clone();
-        changed.output_biases[0] += 1;
-        let changed = Network::from_parts(
-            changed.transformer_weights,
-            changed.transformer_biases,
-            changed.activation,
-            changed.input_transform,
-            &changed.output_weights,
-            changed.output_biases,
-        )
-        .unwrap();
-        let a = Network::intern(changed.clone());
-        let b = Network::intern(changed);
-        assert!(std::ptr::eq(a, b));
-        assert!(std::ptr::eq(
-            Network::intern(Network::embedded().clone()),
-            Network::embedded()
-        ));
-        assert_ne!(a.checksum(), Network::embedded().checksum());
     }
 }

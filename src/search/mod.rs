@@ -62,7 +62,7 @@ pub enum SearchDriver {
 }
 
 /// A switch per technique, so each can be measured by a match (`option` and CLI flags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchFeatures {
     pub null_move: bool,
     pub late_move_reductions: bool,
@@ -106,10 +106,12 @@ pub struct SearchFeatures {
 }
 
 /// The Syzygy options as the search reads them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SyzygyConfig {
-    /// Loaded once and kept for the process (`SyzygyPath`), shared by every search thread.
-    pub tables: Option<&'static Tablebases>,
+    /// Loaded once per `SyzygyPath`, shared by every search thread (each search's threads
+    /// take their own count, so probes pay no atomic); dropped, with its mapped files, once
+    /// the options and the searches have moved on to another path.
+    pub tables: Option<Arc<Tablebases>>,
     /// Positions with exactly `probe_limit` pieces are probed only this deep or deeper.
     pub probe_depth: i32,
     /// The most pieces probed (below the tables' own maximum).
@@ -132,8 +134,8 @@ impl Default for SyzygyConfig {
 /// The same tables (by address) and the same settings.
 impl PartialEq for SyzygyConfig {
     fn eq(&self, other: &Self) -> bool {
-        let same_tables = match (self.tables, other.tables) {
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
+        let same_tables = match (&self.tables, &other.tables) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (None, None) => true,
             _ => false,
         };
@@ -366,7 +368,7 @@ impl Searcher {
                 let helper_stop = Arc::clone(&helper_stop);
                 let shared_nodes = Arc::clone(&shared_nodes);
                 let shared_tbhits = Arc::clone(&shared_tbhits);
-                let features = self.features;
+                let features = self.features.clone();
                 let history = history.to_vec();
                 let spawned = std::thread::Builder::new()
                     .stack_size(8 << 20)
@@ -394,7 +396,7 @@ impl Searcher {
                 &self.tt,
                 root,
                 history,
-                self.features,
+                self.features.clone(),
                 0,
                 &helper_stop,
                 &shared_nodes,
@@ -464,8 +466,8 @@ impl Searcher {
         root: &Position,
         allowed: &mut MoveList,
     ) -> Option<RootTablebase> {
-        let syzygy = self.features.syzygy;
-        let tables = syzygy.tables?;
+        let syzygy = &self.features.syzygy;
+        let tables = syzygy.tables.as_deref()?;
         if root.occupied().count() > syzygy.probe_limit.min(tables.max_pieces()) {
             return None;
         }

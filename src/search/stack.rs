@@ -151,7 +151,7 @@ pub struct SearchStack {
 impl SearchStack {
     /// The frames of a search with `evaluation`, their accumulators sized for its network,
     /// so evaluating never allocates.
-    pub fn new(evaluation: Evaluation) -> SearchStack {
+    pub fn new(evaluation: &Evaluation) -> SearchStack {
         let mut frame = Frame::default();
         if let Evaluation::Nnue(net) = evaluation {
             frame.accumulator = Accumulator::for_network(net);
@@ -175,7 +175,7 @@ impl SearchStack {
     /// The static evaluation of `pos`, the node at `ply`. The network's accumulator at
     /// `ply` is brought up to date from the parent's (or this ply's previous one), so
     /// evaluating costs the pieces that changed, with no hook at make or unmake.
-    pub fn evaluate(&mut self, pos: &Position, ply: usize, evaluation: Evaluation) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position, ply: usize, evaluation: &Evaluation) -> i32 {
         match evaluation {
             Evaluation::Classical => crate::eval::evaluate(pos),
             Evaluation::Nnue(net) => {

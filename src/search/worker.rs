@@ -143,6 +143,7 @@ impl SearchWorker {
                             if f.evaluation != searcher.features.evaluation {
                                 searcher.clear();
                             }
+                            // The old features' tables go unless the options still hold them.
                             searcher.features = *f;
                         }
                         WorkerCommand::Clear => {

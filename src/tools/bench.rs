@@ -77,9 +77,9 @@ pub fn search_positions(
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         let mut searcher = Searcher::new(hash_mb, 1);
-        searcher.features.evaluation = features.evaluation;
+        searcher.features.evaluation = features.evaluation.clone();
         searcher.features.driver = features.driver;
-        searcher.features.syzygy = features.syzygy;
+        searcher.features.syzygy = features.syzygy.clone();
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

@@ -120,7 +120,7 @@ impl<'a> ThreadSearch<'a> {
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 4);
         keys.extend_from_slice(history);
-        let stack = SearchStack::new(features.evaluation);
+        let stack = SearchStack::new(&features.evaluation);
         ThreadSearch {
             tt,
             root: root.clone(),

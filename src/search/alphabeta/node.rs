@@ -391,7 +391,7 @@ impl ThreadSearch<'_> {
             return Step::Value(DRAW);
         }
         if ply >= MAX_PLY - 4 {
-            return Step::Value(self.stack.evaluate(pos, ply, self.features.evaluation));
+            return Step::Value(self.stack.evaluate(pos, ply, &self.features.evaluation));
         }
         let alpha = node.alpha.max(-MATE + ply as i32);
         let beta = node.beta.min(MATE - ply as i32 - 1);
@@ -439,7 +439,7 @@ impl ThreadSearch<'_> {
         } else if let Some(hit) = tt_hit {
             hit.static_eval
         } else {
-            self.stack.evaluate(pos, ply, self.features.evaluation)
+            self.stack.evaluate(pos, ply, &self.features.evaluation)
         };
         let static_eval = if in_check || !self.features.correction_history {
             raw_eval
@@ -512,8 +512,8 @@ impl ThreadSearch<'_> {
     /// it is, when the tables cover the position (`Syzygy*` options: the piece limit, the
     /// depth limit at the limit's piece count, the 50-move rule).
     fn probe_tablebases(&mut self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
-        let syzygy = self.features.syzygy;
-        let tables = syzygy.tables?;
+        let syzygy = &self.features.syzygy;
+        let tables = syzygy.tables.as_deref()?;
         let pieces = pos.occupied().count();
         let limit = syzygy.probe_limit.min(tables.max_pieces());
         if pos.halfmove_clock() != 0
@@ -1272,7 +1272,7 @@ impl ThreadSearch<'_> {
         self.stack[ply].pv_len = ply;
         self.selective_depth = self.selective_depth.max(ply);
         if ply >= MAX_PLY - 4 {
-            return Step::Value(self.stack.evaluate(pos, ply, self.features.evaluation));
+            return Step::Value(self.stack.evaluate(pos, ply, &self.features.evaluation));
         }
         if pos.is_insufficient_material() {
             return Step::Value(DRAW);
@@ -1298,7 +1298,7 @@ impl ThreadSearch<'_> {
             node.stand_pat = -INFINITY;
         } else {
             let static_eval = tt_hit.map_or_else(
-                || self.stack.evaluate(pos, ply, self.features.evaluation),
+                || self.stack.evaluate(pos, ply, &self.features.evaluation),
                 |h| h.static_eval,
             );
             node.facts.raw_eval = static_eval;

@@ -463,7 +463,7 @@ pub(crate) fn load_openings(path: &PathBuf) -> Result<Vec<Position>, String> {
 fn play_games(shared: &Shared) {
     let config = shared.config;
     let mut searcher = Searcher::new(config.hash_mb, 1);
-    searcher.features.evaluation = config.evaluation;
+    searcher.features.evaluation = config.evaluation.clone();
     loop {
         if shared.error.happened() {
             return;

@@ -131,7 +131,7 @@ pub fn tune_constants(config: &SpsaConfig) -> Result<(), String> {
         nodes: settings.nodes,
         seed: settings.seed,
         openings: settings.openings.as_ref().map(PathBuf::from),
-        evaluation: config.evaluation,
+        evaluation: config.evaluation.clone(),
         // SPSA's games stay as they were: normal chess, the rules before they could be chosen.
         dfrc_percent: 0,
         adjudication: Some(datagen::Adjudication::LEGACY),
@@ -321,7 +321,7 @@ fn play_pairs(shared: &Shared) {
         Searcher::new(config.hash_mb, 1),
     ];
     for player in &mut players {
-        player.features.evaluation = config.evaluation;
+        player.features.evaluation = config.evaluation.clone();
     }
     loop {
         if shared.error.happened() {

@@ -15,6 +15,7 @@ use ironwood::tools::train::network::{FloatNetwork, Shape, white_features};
 use ironwood::tools::train::{Sample, loss, loss_and_gradient};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 fn suite(text: &str) -> Vec<Position> {
     text.lines()
@@ -116,7 +117,7 @@ fn walk(
 
 #[test]
 fn the_incremental_accumulator_equals_a_refresh_after_every_move_of_perft_3() {
-    let net = Network::embedded();
+    let net = &*Network::embedded();
     let mut seen = Walk::default();
     let positions = perft_positions();
     assert!(positions.len() >= 30);
@@ -244,7 +245,8 @@ fn every_simd_path_gives_the_scalar_integers_at_every_node_of_perft_3() {
             loud_network(&mut rng, hidden, buckets, activation, InputTransform::Plain)
         })
         .collect();
-    let nets: Vec<&Network> = std::iter::once(Network::embedded()).chain(&louds).collect();
+    let embedded = Network::embedded();
+    let nets: Vec<&Network> = std::iter::once(&*embedded).chain(&louds).collect();
     let seen = walk_every_path(&nets);
     common::say(&format!(
         "nnue: {} nodes compared on every path",
@@ -379,7 +381,7 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
     // The embedded network and generation 0 read back as floats: the same numbers, float
     // arithmetic.
     let gen0 = Network::from_bytes(GEN0_FILE).unwrap();
-    for net in [Network::embedded(), &gen0] {
+    for net in [&*Network::embedded(), &gen0] {
         let float = FloatNetwork::dequantise(net);
         assert_quantised_matches_float(net, &float, &positions);
     }
@@ -539,7 +541,7 @@ fn both_evaluations_are_colour_symmetric() {
         );
     }
     // The trainer's float network sees the mirror the same way too.
-    let float = FloatNetwork::dequantise(Network::embedded());
+    let float = FloatNetwork::dequantise(&Network::embedded());
     for pos in positions.iter().step_by(7) {
         // Equal but for the order of float additions.
         let (a, b) = (float.evaluate(pos), float.evaluate(&pos.mirrored()));
@@ -826,8 +828,8 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
             assert_ne!(twin, net);
             assert_ne!(twin.checksum(), net.checksum());
             assert_ne!(
-                Evaluation::Nnue(Network::intern(twin.clone())),
-                Evaluation::Nnue(Network::intern(net.clone()))
+                Evaluation::Nnue(Arc::new(twin.clone())),
+                Evaluation::Nnue(Arc::new(net.clone()))
             );
             let at = file::INPUT_TRANSFORM_AT;
             assert_eq!(bytes[at..at + 4], 1u32.to_le_bytes());

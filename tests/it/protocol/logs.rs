@@ -474,3 +474,101 @@ fn log_level_off_writes_no_file() {
     assert!(all_logs(&dir).is_empty(), "{:?}", all_logs(&dir));
     assert!(!talk.received.iter().any(|l| l.starts_with('#')));
 }
+
+/// The game a UCI log's input lines replay: each `position` line's moves, a line that adds
+/// to the previous one (`position (+N after the previous: ...)`) taken on from it.
+fn replayed_positions(input: &[String]) -> Vec<String> {
+    let mut replayed: Vec<String> = Vec::new();
+    for line in input.iter().filter(|l| l.starts_with("position")) {
+        let full = if let Some(added) = line.strip_prefix("position (+") {
+            let (_, moves) = added.trim_end_matches(')').split_once(": ").unwrap();
+            let previous = replayed.last().expect("a first position line in full");
+            let joiner = if previous.contains(" moves") {
+                " "
+            } else {
+                " moves "
+            };
+            format!("{previous}{joiner}{moves}")
+        } else if line == "position (the previous again)" {
+            replayed.last().unwrap().clone()
+        } else {
+            line.clone()
+        };
+        replayed.push(full);
+    }
+    replayed
+}
+
+/// A UCI GUI sends the whole game in each `position` line: a 60-move game's log holds each
+/// move once (as input and as played), small, and still replays every position sent; a
+/// takeback and a new game are logged in full.
+#[test]
+fn uci_position_lines_are_logged_by_the_moves_they_add() {
+    let (mut engine, dir) = start(&[], &[]);
+    engine.send("uci");
+    engine.until("uciok", SHORT, |l| l == "uciok");
+    let mut game = Game::default();
+    let mut moves: Vec<String> = Vec::new();
+    let mut sent = vec!["position startpos".to_string()];
+    engine.send(&sent[0]);
+    for ply in 0..120 {
+        let legal = common::legal(game.position());
+        if legal.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        let m = legal[(ply * 7 + 3) % legal.len()];
+        moves.push(m.to_string());
+        game.push(m);
+        let line = format!("position startpos moves {}", moves.join(" "));
+        engine.send(&line);
+        sent.push(line);
+    }
+    let sent_bytes: usize = sent.iter().map(|l| l.len() + 1).sum();
+    let takeback = format!(
+        "position startpos moves {}",
+        moves[..moves.len() - 3].join(" ")
+    );
+    for line in [
+        takeback.as_str(),
+        "position startpos",
+        "position startpos moves e2e4",
+    ] {
+        engine.send(line);
+        sent.push(line.to_string());
+    }
+    engine.send("isready");
+    engine.until("readyok", SHORT, |l| l == "readyok");
+    engine.send("quit");
+    assert_eq!(engine.wait_exit(SHORT), Some(0), "{}", engine.stderr());
+
+    let text = own_text(&dir, engine.pid());
+    // Each move once as the engine plays it into its record; the takeback replays the game.
+    let played = text.lines().filter(|l| l.contains("] played ")).count();
+    assert_eq!(played, moves.len() + (moves.len() - 3) + 1);
+    let input = logged(&text, "] << ");
+    assert_eq!(replayed_positions(&input), sent);
+    let logged_positions: Vec<&String> =
+        input.iter().filter(|l| l.starts_with("position")).collect();
+    assert_eq!(logged_positions[logged_positions.len() - 3], &takeback);
+    assert_eq!(
+        logged_positions[logged_positions.len() - 2],
+        "position startpos"
+    );
+    for m in &moves {
+        let times = logged_positions[..logged_positions.len() - 3]
+            .iter()
+            .flat_map(|l| l.split_whitespace())
+            .filter(|word| word.trim_end_matches(')') == m)
+            .count();
+        let played = moves.iter().filter(|other| *other == m).count();
+        assert_eq!(times, played, "{m} logged {times} times, played {played}");
+    }
+    let logged_bytes: usize = logged_positions[..logged_positions.len() - 3]
+        .iter()
+        .map(|l| l.len() + 1)
+        .sum();
+    assert!(
+        logged_bytes * 5 < sent_bytes,
+        "{logged_bytes} bytes logged for {sent_bytes} sent"
+    );
+}

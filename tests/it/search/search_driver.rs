@@ -55,8 +55,8 @@ fn assert_same_trees(
     let mut nodes = 0;
     for fen in fens {
         for depth in depths.clone() {
-            let recursive = search(fen, depth, features, SearchDriver::Recursive);
-            let iterative = search(fen, depth, features, SearchDriver::Iterative);
+            let recursive = search(fen, depth, features.clone(), SearchDriver::Recursive);
+            let iterative = search(fen, depth, features.clone(), SearchDriver::Iterative);
             let summary = |o: &SearchOutcome| {
                 (
                     o.nodes,
@@ -128,19 +128,19 @@ fn every_switch_on() -> SearchFeatures {
 fn both_drivers_search_the_same_tree_with_the_other_settings() {
     let everything = every_switch_on();
     let settings = [
-        ("everything on, IID reduction", everything),
+        ("everything on, IID reduction", everything.clone()),
         (
             "everything on, classic IID",
             SearchFeatures {
                 iid: IidMode::Classic,
-                ..everything
+                ..everything.clone()
             },
         ),
         (
             "everything on, self-deepening IID",
             SearchFeatures {
                 iid: IidMode::SelfDeepening,
-                ..everything
+                ..everything.clone()
             },
         ),
         (

@@ -107,6 +107,63 @@ fn uci_won_endings_score_as_tablebase_wins_and_keep_them() {
     }
 }
 
+/// The engine's open files and mapped regions that are table files under `dir`.
+#[cfg(target_os = "linux")]
+fn table_handles(pid: u32, dir: &Path) -> usize {
+    let open_files = fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|entries| {
+            entries
+                .filter_map(|entry| fs::read_link(entry.ok()?.path()).ok())
+                .filter(|target| target.starts_with(dir))
+                .count()
+        })
+        .unwrap_or(0);
+    let dir = dir.display().to_string();
+    let mapped = fs::read_to_string(format!("/proc/{pid}/maps"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| line.contains(&dir))
+        .count();
+    open_files + mapped
+}
+
+/// An ICS operator's weeks-long process: each change of `SyzygyPath` lets the old tables go,
+/// their files closed once no search holds them. Loaded and probed six times, the tables
+/// leave no file open or mapped after the path is emptied.
+#[cfg(target_os = "linux")]
+#[test]
+fn uci_changing_syzygy_path_closes_the_old_tables() {
+    let mut engine = uci_engine();
+    let dir = fs::canonicalize(tables_dir()).unwrap();
+    let mut while_loaded = Vec::new();
+    for _ in 0..6 {
+        engine.send(&format!(
+            "setoption name SyzygyPath value {}",
+            dir.display()
+        ));
+        engine.send(&format!("position fen {}", WON[0]));
+        engine.send("go depth 6");
+        engine.until("bestmove", LONG, |l| l.starts_with("bestmove"));
+        while_loaded.push(table_handles(engine.pid(), &dir));
+        engine.send("setoption name SyzygyPath value <empty>");
+        ready(&mut engine);
+        // The search thread takes the new options in its own time: wait for it.
+        let deadline = std::time::Instant::now() + SHORT;
+        while table_handles(engine.pid(), &dir) > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert_eq!(
+            table_handles(engine.pid(), &dir),
+            0,
+            "tables still open after SyzygyPath <empty> (open while loaded: {while_loaded:?})"
+        );
+    }
+    assert!(
+        while_loaded.iter().all(|&n| n > 0 && n == while_loaded[0]),
+        "the probes opened no table, or more each time: {while_loaded:?}"
+    );
+}
+
 #[test]
 fn uci_without_tables_probes_nothing() {
     let mut engine = uci_engine();

@@ -1,7 +1,8 @@
 //! Ironwood as OpenBench's client meets it: `./ironwood bench` (stdout and stderr together)
 //! read the way its Client/bench.py reads a bench, its two regular expressions matched by
 //! hand here (leftmost match, lines from the last, the first found kept), and the root
-//! makefile's recipe for `make -j EXE=<name>` (Client/utils.py), checked with `make -n`.
+//! makefile's recipe for `make -j EXE=<name> [EVALFILE=<network>]` (Client/utils.py), checked
+//! with `make -n` and a stand-in for cargo.
 
 use crate::common;
 
@@ -167,4 +168,39 @@ fn make_exe_builds_the_release_binary_to_the_given_name() {
     assert_eq!(dry_run(&[]).unwrap().trim(), expect("ironwood"));
     let with_cc = dry_run(&["EXE=x", "CC=clang", "EVALFILE=/tmp/n.nnue"]).unwrap();
     assert_eq!(with_cc.trim(), expect("x"));
+}
+
+/// `make EXE=x EVALFILE=<file>` (as OpenBench's client passes a network: relative to the
+/// root, forward slashes) hands cargo the file's absolute path in `IRONWOOD_EVALFILE`, which
+/// build.rs embeds; without EVALFILE the variable is not set. The recipe runs with a stand-in
+/// for cargo that prints the variable. Skipped with a message where `make` is missing.
+#[cfg(unix)]
+#[test]
+fn make_evalfile_hands_the_network_to_the_build() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let seen_by_cargo = |args: &[&str]| {
+        Command::new("make")
+            .env_remove("CARGO")
+            .env_remove("IRONWOOD_EVALFILE")
+            .arg("CARGO=sh -c 'echo \"[$$IRONWOOD_EVALFILE]\"' cargo")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let Some(with_network) = seen_by_cargo(&["EXE=x", "EVALFILE=tests/data/gen0-run6.nnue"]) else {
+        if common::in_ci() {
+            panic!("make failed or make is missing");
+        }
+        common::say("skipped: no make");
+        return;
+    };
+    let network = std::path::Path::new(root).join("tests/data/gen0-run6.nnue");
+    assert!(
+        with_network.contains(&format!("[{}]", network.display())),
+        "{with_network}"
+    );
+    assert!(seen_by_cargo(&["EXE=x"]).unwrap().contains("[]"));
 }

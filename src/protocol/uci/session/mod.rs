@@ -249,10 +249,7 @@ impl Session {
                 }
             }
         }
-        self.engine.set_position(position);
-        for m in played {
-            self.engine.push_move(m);
-        }
+        self.engine.set_game(position, &played);
     }
 
     /// Starts the search, or answers at once with the own book's move.
