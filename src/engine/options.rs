@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 47] = [
+pub(crate) const OPTIONS: [EngineOption; 48] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -693,6 +693,7 @@ pub(crate) const OPTIONS: [EngineOption; 47] = [
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),
+    switch!("TT PV", tt_pv),
     switch!("Adaptive Time", adaptive_time),
     option(
         "IID",

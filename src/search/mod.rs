@@ -94,6 +94,9 @@ pub struct SearchFeatures {
     pub probcut: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
     pub tt_eval: bool,
+    /// Positions once on the principal variation (the table remembers) are reduced a ply
+    /// less, as PV nodes are.
+    pub tt_pv: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -174,6 +177,7 @@ impl Default for SearchFeatures {
             // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
             correction_history: false,
+            tt_pv: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -37,6 +37,9 @@ pub struct NodeFacts {
     pub cut_node: bool,
     /// Searched with a window wider than a null window.
     pub pv_node: bool,
+    /// A PV node now or, by the table, when this position was last searched (with `TT PV`;
+    /// without it the same as `pv_node`).
+    pub tt_pv: bool,
     /// The move from the transposition table, tried first; `Move::NULL` if none.
     pub tt_move: Move,
     /// The extension the singular search gave the TT move: 1 singular, -1 not singular and

@@ -23,6 +23,9 @@ pub struct TtHit {
     pub static_eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was searched with an open window when it was stored, or stored by a node
+    /// that had been so before (Stockfish's `ttPv`).
+    pub was_pv: bool,
 }
 
 #[derive(Default)]
@@ -69,8 +72,9 @@ impl TtHit {
     }
 }
 
-// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
-fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+// data layout: move 16 | score 16 | eval 16 | depth 7 | was PV 1 | bound 2 | age 6
+#[allow(clippy::too_many_arguments)]
+fn pack(m: Move, score: i32, eval: i32, depth: i32, was_pv: bool, bound: Bound, age: u8) -> u64 {
     let bound_bits = match bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
@@ -79,7 +83,8 @@ fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u6
     u64::from(m.raw())
         | (u64::from(score as i16 as u16) << 16)
         | (u64::from(eval as i16 as u16) << 32)
-        | (u64::from(depth.clamp(0, 255) as u8) << 48)
+        | (u64::from(depth.clamp(0, MAX_PLY as i32 - 1) as u8) << 48)
+        | (u64::from(was_pv) << 55)
         | (bound_bits << 56)
         | (u64::from(age & 63) << 58)
 }
@@ -95,8 +100,9 @@ fn unpack(data: u64) -> Option<TtHit> {
         best_move: Move::from_raw(data as u16),
         score: i32::from((data >> 16) as u16 as i16),
         static_eval: i32::from((data >> 32) as u16 as i16),
-        depth: i32::from((data >> 48) as u8),
+        depth: entry_depth(data),
         bound,
+        was_pv: (data >> 55) & 1 == 1,
     })
 }
 
@@ -105,7 +111,7 @@ fn entry_age(data: u64) -> u8 {
 }
 
 fn entry_depth(data: u64) -> i32 {
-    i32::from((data >> 48) as u8)
+    i32::from((data >> 48) as u8 & 0x7f)
 }
 
 /// Mate and tablebase scores count plies from the root while searching but from the node in
@@ -186,6 +192,7 @@ impl TranspositionTable {
         static_eval: i32,
         depth: i32,
         bound: Bound,
+        was_pv: bool,
     ) {
         debug_assert!(ply < MAX_PLY);
         let bucket = self.bucket(key);
@@ -223,6 +230,7 @@ impl TranspositionTable {
             score_to_tt(score, ply),
             static_eval,
             depth,
+            was_pv,
             bound,
             self.age,
         );
@@ -255,13 +263,29 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
-        tt.store(0xDEAD_BEEF, 3, m, -1234, 56, 7, Bound::Lower);
+        tt.store(0xDEAD_BEEF, 3, m, -1234, 56, 7, Bound::Lower, true);
         let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
         assert_eq!(hit.best_move, m);
         assert_eq!(hit.score, -1234);
         assert_eq!(hit.static_eval, 56);
         assert_eq!(hit.depth, 7);
         assert_eq!(hit.bound, Bound::Lower);
+        assert!(hit.was_pv);
+        tt.store(
+            0xDEAD_BEEF,
+            3,
+            m,
+            -1234,
+            56,
+            MAX_PLY as i32 - 1,
+            Bound::Upper,
+            false,
+        );
+        let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!(
+            (hit.depth, hit.bound, hit.was_pv),
+            (MAX_PLY as i32 - 1, Bound::Upper, false)
+        );
         assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
     }
 
@@ -269,7 +293,16 @@ mod tests {
     fn mate_scores_are_stored_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         let mate_in_5_from_root = super::super::score::MATE - 5;
-        tt.store(42, 2, Move::NULL, mate_in_5_from_root, 0, 3, Bound::Exact);
+        tt.store(
+            42,
+            2,
+            Move::NULL,
+            mate_in_5_from_root,
+            0,
+            3,
+            Bound::Exact,
+            false,
+        );
         // Seen again at ply 4: the mate is two plies further from the root.
         assert_eq!(tt.probe(42, 4).unwrap().score, mate_in_5_from_root - 2);
     }

@@ -425,8 +425,17 @@ impl ThreadSearch<'_> {
                 || bound == Bound::Upper && score <= alpha)
         {
             let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
-            self.tt
-                .store(pos.key(), ply, Move::NULL, score, 0, stored_depth, bound);
+            let was_pv = pv_node || tt_hit.is_some_and(|hit| hit.was_pv);
+            self.tt.store(
+                pos.key(),
+                ply,
+                Move::NULL,
+                score,
+                0,
+                stored_depth,
+                bound,
+                self.features.tt_pv && was_pv,
+            );
             return Step::Value(score);
         }
 
@@ -466,6 +475,7 @@ impl ThreadSearch<'_> {
             in_check,
             cut_node,
             pv_node,
+            tt_pv: pv_node || self.features.tt_pv && tt_hit.is_some_and(|hit| hit.was_pv),
             tt_move: tt_hit.map_or(Move::NULL, |hit| hit.best_move),
             tt_extension: 0,
         };
@@ -725,6 +735,7 @@ impl ThreadSearch<'_> {
                 node.facts.raw_eval,
                 node.depth - 3,
                 Bound::Lower,
+                self.features.tt_pv && node.facts.tt_pv,
             );
             return Step::Value(score);
         }
@@ -876,7 +887,9 @@ impl ThreadSearch<'_> {
         // From here on the node's window is the one step 2 narrowed to the mate distance,
         // which may be a null window.
         node.facts.pv_node = node.beta - node.alpha > 1;
+        node.facts.tt_pv = node.facts.pv_node || self.features.tt_pv && node.facts.tt_pv;
         self.stack[ply].facts.pv_node = node.facts.pv_node;
+        self.stack[ply].facts.tt_pv = node.facts.tt_pv;
         let facts = self.stack[ply].facts;
         let mut pass = MovePass {
             last,
@@ -1047,7 +1060,7 @@ impl ThreadSearch<'_> {
         let (ply, pass) = (node.ply, &node.pass);
         let facts = &self.stack[ply].facts;
         let mut reduction = i32::from(self.lmr[pass.depth.min(63) as usize][pass.searched.min(63)]);
-        reduction -= i32::from(facts.pv_node);
+        reduction -= i32::from(facts.tt_pv);
         reduction += i32::from(!facts.improving);
         reduction += i32::from(facts.cut_node);
         reduction -= i32::from(gives_check);
@@ -1230,6 +1243,7 @@ impl ThreadSearch<'_> {
                 static_eval,
                 pass.depth,
                 bound,
+                self.features.tt_pv && facts.tt_pv,
             );
             // Step 15. Learn the static eval's error from a result that bounds it from the
             // right side: quiet best moves only (captures are for quiescence to see).
@@ -1292,6 +1306,7 @@ impl ThreadSearch<'_> {
         // its facts in the node only: no other ply reads them.
         let in_check = pos.in_check();
         node.facts.pv_node = pv_node;
+        node.facts.tt_pv = pv_node || self.features.tt_pv && tt_hit.is_some_and(|h| h.was_pv);
         node.facts.in_check = in_check;
         let mut pass = MovePass::default();
         if in_check {
@@ -1427,6 +1442,7 @@ impl ThreadSearch<'_> {
             static_eval,
             0,
             bound,
+            self.features.tt_pv && facts.tt_pv,
         );
         Step::Value(pass.best)
     }

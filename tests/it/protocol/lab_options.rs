@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 22] = [
+const LAB: [&str; 23] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -76,6 +76,7 @@ const LAB: [&str; 22] = [
     "Correction History",
     "ProbCut",
     "TT Eval",
+    "TT PV",
     "Adaptive Time",
     "IID",
     "Search Driver",
