@@ -131,6 +131,23 @@ fn bench_reads_as_openbench_reads_it_with_the_summary_figures() {
     }
 }
 
+/// The root makefile's standard output for `make FIRST ARGS`, run at the root; `None` when
+/// make is missing or fails. Without cargo's own CARGO (the makefile would take it for
+/// `cargo`) and without an IRONWOOD_EVALFILE from outside.
+#[cfg(unix)]
+fn make(first: &[&str], args: &[&str]) -> Option<String> {
+    Command::new("make")
+        .env_remove("CARGO")
+        .env_remove("IRONWOOD_EVALFILE")
+        .args(first)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// `make -n EXE=NAME` (a dry run: nothing is built) builds cargo's release binary straight
 /// to NAME in the repository's root; plain `make` to ./ironwood; a CC from the client is
 /// not used. Skipped with a message where `make` is missing.
@@ -138,18 +155,7 @@ fn bench_reads_as_openbench_reads_it_with_the_summary_figures() {
 #[test]
 fn make_exe_builds_the_release_binary_to_the_given_name() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let dry_run = |args: &[&str]| {
-        // Without cargo's own CARGO (the makefile would take it for `cargo`).
-        Command::new("make")
-            .env_remove("CARGO")
-            .arg("-n")
-            .args(args)
-            .current_dir(root)
-            .output()
-            .ok()
-            .filter(|out| out.status.success())
-            .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
-    };
+    let dry_run = |args: &[&str]| make(&["-n"], args);
     let Some(named) = dry_run(&["-j", "EXE=ironwood-dev-1a2b3c"]) else {
         if common::in_ci() {
             panic!("make -n failed or make is missing");
@@ -179,16 +185,10 @@ fn make_exe_builds_the_release_binary_to_the_given_name() {
 fn make_evalfile_hands_the_network_to_the_build() {
     let root = env!("CARGO_MANIFEST_DIR");
     let seen_by_cargo = |args: &[&str]| {
-        Command::new("make")
-            .env_remove("CARGO")
-            .env_remove("IRONWOOD_EVALFILE")
-            .arg("CARGO=sh -c 'echo \"[$$IRONWOOD_EVALFILE]\"' cargo")
-            .args(args)
-            .current_dir(root)
-            .output()
-            .ok()
-            .filter(|out| out.status.success())
-            .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        make(
+            &["CARGO=sh -c 'echo \"[$$IRONWOOD_EVALFILE]\"' cargo"],
+            args,
+        )
     };
     let Some(with_network) = seen_by_cargo(&["EXE=x", "EVALFILE=tests/data/gen0-run6.nnue"]) else {
         if common::in_ci() {
