@@ -407,6 +407,7 @@ impl ThreadSearch<'_> {
         node.excluding = excluding;
         let tt_hit = self.tt.probe(pos.key(), ply);
         node.tt_hit = tt_hit;
+        let tt_pv = pv_node || self.features.tt_pv && tt_hit.is_some_and(|hit| hit.was_pv);
         if let Some(hit) = tt_hit
             && !pv_node
             && !excluding
@@ -425,7 +426,6 @@ impl ThreadSearch<'_> {
                 || bound == Bound::Upper && score <= alpha)
         {
             let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
-            let was_pv = pv_node || tt_hit.is_some_and(|hit| hit.was_pv);
             self.tt.store(
                 pos.key(),
                 ply,
@@ -434,7 +434,7 @@ impl ThreadSearch<'_> {
                 0,
                 stored_depth,
                 bound,
-                self.features.tt_pv && was_pv,
+                tt_pv,
             );
             return Step::Value(score);
         }
@@ -475,7 +475,7 @@ impl ThreadSearch<'_> {
             in_check,
             cut_node,
             pv_node,
-            tt_pv: pv_node || self.features.tt_pv && tt_hit.is_some_and(|hit| hit.was_pv),
+            tt_pv,
             tt_move: tt_hit.map_or(Move::NULL, |hit| hit.best_move),
             tt_extension: 0,
         };
@@ -735,7 +735,7 @@ impl ThreadSearch<'_> {
                 node.facts.raw_eval,
                 node.depth - 3,
                 Bound::Lower,
-                self.features.tt_pv && node.facts.tt_pv,
+                node.facts.tt_pv,
             );
             return Step::Value(score);
         }
@@ -1243,7 +1243,7 @@ impl ThreadSearch<'_> {
                 static_eval,
                 pass.depth,
                 bound,
-                self.features.tt_pv && facts.tt_pv,
+                facts.tt_pv,
             );
             // Step 15. Learn the static eval's error from a result that bounds it from the
             // right side: quiet best moves only (captures are for quiescence to see).
@@ -1442,7 +1442,7 @@ impl ThreadSearch<'_> {
             static_eval,
             0,
             bound,
-            self.features.tt_pv && facts.tt_pv,
+            facts.tt_pv,
         );
         Step::Value(pass.best)
     }
