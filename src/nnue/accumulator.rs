@@ -27,7 +27,7 @@ pub struct Accumulator {
     computed: bool,
 }
 
-/// Width 128, the embedded network's.
+/// The trainer's default width; `refresh` and `update` resize it to their network's.
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator::with_hidden(DEFAULT_HIDDEN)
