@@ -279,7 +279,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
 }
 
 /// The version `net` is written as: the oldest that holds it.
-pub(super) fn version_of(net: &Network) -> u32 {
+fn version_of(net: &Network) -> u32 {
     if net.input_transform != InputTransform::Plain {
         3
     } else if net.output_buckets() == 1 && net.activation == Activation::ClippedRelu {
