@@ -486,8 +486,10 @@ impl ThreadSearch<'_> {
         let verifying = self.verifying_null_move(pos, ply);
         let params = &self.features.params;
         if !pv_node && !in_check && !excluding {
-            // Step 5. Reverse futility pruning: far above beta near the leaves.
+            // Step 5. Reverse futility pruning: far above beta near the leaves, not in a
+            // former PV node (`TT PV`), whose eval has been wrong before.
             if self.features.reverse_futility
+                && !tt_pv
                 && !verifying
                 && depth <= params.rfp_max_depth
                 && !is_decisive(beta)
