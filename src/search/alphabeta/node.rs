@@ -351,6 +351,7 @@ impl ThreadSearch<'_> {
     #[inline(always)]
     fn ask_move(&mut self, node: &mut Node, pos: &Position, m: Move, search: ChildSearch) -> Step {
         pos.make_move_into(m, &mut node.child);
+        self.tt.prefetch(node.child.key());
         self.ask_made_move(node, pos, m, search)
     }
 
@@ -604,6 +605,7 @@ impl ThreadSearch<'_> {
                     + ((eval - beta) / params.nmp_eval_divisor).min(params.nmp_eval_cap);
                 node.null_reduction = reduction;
                 node.child = pos.make_null_move();
+                self.tt.prefetch(node.child.key());
                 self.keys.push(pos.key());
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].moved_piece = None;
@@ -933,6 +935,8 @@ impl ThreadSearch<'_> {
             let a = alpha.max(pass.best);
 
             pos.make_move_into(m, &mut node.child);
+            // The child's table entry is fetched while the move is judged and pruned.
+            self.tt.prefetch(node.child.key());
             let gives_check = node.child.in_check();
             let continuation_score = if quiet {
                 let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
