@@ -278,6 +278,20 @@ mod tests {
     use crate::board::{MoveKind, Square};
 
     #[test]
+    fn every_bucket_is_one_cache_line() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        for bucket in [&tt.buckets[0], &tt.buckets[tt.buckets.len() - 1]] {
+            assert_eq!(bucket as *const Bucket as usize % 64, 0);
+        }
+        // A prefetch is a hint only: the entry reads the same after it.
+        let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
+        tt.store(0x1234_5678, 0, m, 10, 20, 5, Bound::Exact, false);
+        tt.prefetch(0x1234_5678);
+        assert_eq!(tt.probe(0x1234_5678, 0).map(|hit| hit.score), Some(10));
+    }
+
+    #[test]
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
