@@ -36,15 +36,17 @@ struct Entry {
 
 const BUCKET_SIZE: usize = 4;
 
-/// One cache line: a probe reads a single line, and a prefetch fetches the whole bucket.
-#[derive(Default)]
-#[repr(align(64))]
-struct Bucket {
-    entries: [Entry; BUCKET_SIZE],
-}
+/// A bucket's bytes: one cache line, so a probe reads one line and a prefetch fetches it whole.
+const BUCKET_BYTES: usize = 64;
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// Plain zeroed entries, so that the allocator hands the table over untouched (a table of
+    /// 64-aligned buckets is written through at creation: seconds, and all of its memory at
+    /// once, for a hash of many gigabytes).
+    entries: Vec<Entry>,
+    /// The entry at which bucket 0 starts: the first on a cache-line boundary.
+    first: usize,
+    buckets: usize,
     /// Incremented per search so old entries are replaced first.
     age: u8,
 }
@@ -141,23 +143,31 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, age: 0 }
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        let len = buckets * BUCKET_SIZE + BUCKET_SIZE - 1;
+        let mut entries = Vec::with_capacity(len);
+        entries.resize_with(len, Entry::default);
+        let address = entries.as_ptr() as usize;
+        let first = (0..BUCKET_SIZE)
+            .find(|k| (address + k * std::mem::size_of::<Entry>()).is_multiple_of(BUCKET_BYTES))
+            .unwrap_or(0);
+        TranspositionTable {
+            entries,
+            first,
+            buckets,
+            age: 0,
+        }
     }
 
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+        self.buckets * BUCKET_BYTES / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {
         // Exclusive access: plain writes, which the compiler turns into a memset.
-        for bucket in &mut self.buckets {
-            for e in &mut bucket.entries {
-                *e.check.get_mut() = 0;
-                *e.data.get_mut() = 0;
-            }
+        for e in &mut self.entries {
+            *e.check.get_mut() = 0;
+            *e.data.get_mut() = 0;
         }
         self.age = 0;
     }
@@ -167,9 +177,10 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+    fn bucket(&self, key: u64) -> &[Entry] {
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.first + index * BUCKET_SIZE;
+        &self.entries[start..start + BUCKET_SIZE]
     }
 
     /// Starts loading `key`'s bucket into the cache, so that the probe of a position made
@@ -179,7 +190,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = self.bucket(key);
+            let bucket = self.bucket(key).as_ptr();
             // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and
             // the address is that of a live bucket of the table anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
@@ -189,7 +200,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        for e in &self.bucket(key).entries {
+        for e in self.bucket(key) {
             let data = e.data.load(Ordering::Relaxed);
             if e.check.load(Ordering::Relaxed) ^ data == key {
                 let mut hit = unpack(data)?;
@@ -214,9 +225,9 @@ impl TranspositionTable {
     ) {
         debug_assert!(ply < MAX_PLY);
         let bucket = self.bucket(key);
-        let mut victim = &bucket.entries[0];
+        let mut victim = &bucket[0];
         let mut victim_worth = i32::MAX;
-        for e in &bucket.entries {
+        for e in bucket {
             let data = e.data.load(Ordering::Relaxed);
             let same = e.check.load(Ordering::Relaxed) ^ data == key;
             if same || data == 0 {
@@ -258,14 +269,13 @@ impl TranspositionTable {
 
     /// Permille of the first thousand buckets' entries used in this search (for `hashfull`).
     pub(crate) fn hashfull(&self) -> usize {
-        let sample = self.buckets.len().min(1000);
+        let sample = self.buckets.min(1000);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
-            for e in &bucket.entries {
-                let data = e.data.load(Ordering::Relaxed);
-                if data != 0 && entry_age(data) == self.age {
-                    used += 1;
-                }
+        let start = self.first;
+        for e in &self.entries[start..start + sample * BUCKET_SIZE] {
+            let data = e.data.load(Ordering::Relaxed);
+            if data != 0 && entry_age(data) == self.age {
+                used += 1;
             }
         }
         used * 1000 / (sample * BUCKET_SIZE).max(1)
@@ -280,9 +290,9 @@ mod tests {
     #[test]
     fn every_bucket_is_one_cache_line() {
         let tt = TranspositionTable::new(1);
-        assert_eq!(std::mem::size_of::<Bucket>(), 64);
-        for bucket in [&tt.buckets[0], &tt.buckets[tt.buckets.len() - 1]] {
-            assert_eq!(bucket as *const Bucket as usize % 64, 0);
+        assert_eq!(std::mem::size_of::<Entry>() * BUCKET_SIZE, BUCKET_BYTES);
+        for key in [0, 1 << 20, 0xDEAD_BEEF_0000_0000, u64::MAX] {
+            assert_eq!(tt.bucket(key).as_ptr() as usize % BUCKET_BYTES, 0);
         }
         // A prefetch is a hint only: the entry reads the same after it.
         let m = Move::new(Square::new(12), Square::new(28), MoveKind::DoublePush);
