@@ -15,17 +15,17 @@ import sys
 import chess.pgn
 
 # fastchess and cutechess write `{+0.32/14 0.215s}`; mates as `+M5` / `-M3`.
-SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/(\d+)")
+SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/\d+")
 
 
 def mover_score(comment):
-    """The mover's own score in pawns (a mate as +-100), and its depth, or None."""
+    """The mover's own score in pawns (a mate as +-100), or None."""
     m = SCORE.match(comment)
     if not m:
         return None
     sign = -1.0 if m.group(1) == "-" else 1.0
     value = 100.0 if m.group(2) else float(m.group(3))
-    return sign * value, int(m.group(4))
+    return sign * value
 
 
 def first_seen(plies, side, bound, winner):
@@ -47,7 +47,7 @@ def game_plies(game):
     for node in game.mainline():
         parsed = mover_score(node.comment)
         if parsed is not None:
-            out.append((ply, board.turn, parsed[0], chess.popcount(board.occupied)))
+            out.append((ply, board.turn, parsed, chess.popcount(board.occupied)))
         board.push(node.move)
         ply += 1
     return out
@@ -93,7 +93,7 @@ def main():
 
     for kind, games in results.items():
         if not games:
-            print(f"{kind}es: none" if kind == "loss" else "wins: none")
+            print(f"{'losses' if kind == 'loss' else 'wins'}: none")
             continue
         both = [g for g in games if g["winner_ply"] is not None and g["loser_ply"] is not None]
         winner_first = [g for g in both if g["winner_ply"] < g["loser_ply"]]

@@ -488,7 +488,8 @@ impl ThreadSearch<'_> {
         let params = &self.features.params;
         if !pv_node && !in_check && !excluding {
             // Step 5. Reverse futility pruning: far above beta near the leaves, not in a
-            // former PV node (`TT PV`), whose eval has been wrong before.
+            // former PV node (`TT PV`): the line may come back to it, too much to cut on
+            // the static eval alone.
             if self.features.reverse_futility
                 && !tt_pv
                 && !verifying
