@@ -20,7 +20,7 @@ use crate::engine::limits::{
 use crate::logging::{LogLevel, LogLimits, LogSettings, MAX_LOG_MB, MB, MIN_FILE_BYTES};
 use crate::nnue::{Activation, InputTransform};
 use crate::protocol::Protocol;
-use crate::tools::corpus::filter::Filter;
+use crate::tools::corpus::filter::{ALL_GAMES, Filter, Starts};
 use crate::tools::datagen;
 use crate::tools::spsa::DEFAULT_PAIRS;
 use crate::tools::train::{self, LrSchedule};
@@ -325,6 +325,13 @@ pub struct FilterArgs {
     /// keep positions whose played move captures or promotes (skipped by default)
     #[arg(long)]
     pub keep_tactical: bool,
+    /// all, standard or chess960: the games read, by their start position
+    #[arg(long, value_name = "S", default_value = "all", value_parser = one_of(&[
+        ("all", Starts::All), ("standard", Starts::Standard), ("chess960", Starts::Chess960)]))]
+    pub starts: Starts,
+    /// read this share of the games, chosen by a hash of each game's moves
+    #[arg(long = "game-share", value_name = "F", default_value = "1", value_parser = per_million)]
+    pub games_per_million: u32,
 }
 
 impl FilterArgs {
@@ -335,6 +342,8 @@ impl FilterArgs {
             max_score: self.max_score.unwrap_or(default.max_score),
             skip_in_check: !self.keep_check,
             skip_tactical: !self.keep_tactical,
+            starts: self.starts,
+            games_per_million: self.games_per_million,
         }
     }
 }
@@ -574,6 +583,12 @@ fn real(
             (true, false) => format!("must be a number {from} {low} and below {high}"),
         })
     }
+}
+
+/// A share above 0 up to 1, in millionths.
+fn per_million(text: &str) -> Result<u32, String> {
+    let share = real(0.0, false, 1.0, true)(text)?;
+    Ok(((share * f64::from(ALL_GAMES)).round() as u32).max(1))
 }
 
 /// A parser of one of `choices` (the value as typed, the result).

@@ -1,6 +1,7 @@
-//! Which of a game's positions a trainer or tuner reads: the corpus keeps every ply, and
-//! the reader chooses (minimum ply, not in check, not a capture or promotion played, a
-//! score bound). The defaults are the positions the old data files kept.
+//! Which games and which of their positions a trainer or tuner reads: the corpus keeps every
+//! ply, and the reader chooses (games by their start and a seeded share of them; positions by
+//! minimum ply, not in check, not a capture or promotion played, a score bound). The defaults
+//! are the positions the old data files kept, from every game.
 
 use super::format::{GameRecord, GameResult};
 use crate::board::{Move, Position};
@@ -15,7 +16,25 @@ pub struct Filter {
     pub skip_tactical: bool,
     /// Skip positions whose search score is further from zero than this (centipawns).
     pub max_score: i32,
+    /// Which games by their start position.
+    pub starts: Starts,
+    /// Keep a game only when its hash falls below this many millionths (`ALL_GAMES`: every
+    /// game), so two selections of equal size can be drawn from different sets of games.
+    pub games_per_million: u32,
 }
+
+/// Games by how they start: `Standard` from the usual back ranks (with random plies after),
+/// `Chess960` from Fischer random or double Fischer random ranks (the record's flag).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Starts {
+    #[default]
+    All,
+    Standard,
+    Chess960,
+}
+
+/// `Filter::games_per_million` that keeps every game.
+pub const ALL_GAMES: u32 = 1_000_000;
 
 impl Default for Filter {
     fn default() -> Filter {
@@ -24,6 +43,8 @@ impl Default for Filter {
             skip_in_check: true,
             skip_tactical: true,
             max_score: MATE_BOUND - 1,
+            starts: Starts::All,
+            games_per_million: ALL_GAMES,
         }
     }
 }
@@ -35,7 +56,23 @@ impl Filter {
         skip_in_check: false,
         skip_tactical: false,
         max_score: i32::MAX,
+        starts: Starts::All,
+        games_per_million: ALL_GAMES,
     };
+
+    /// Whether a game is read at all: its start, then its share. The share's hash depends on
+    /// the game's start and moves alone (not on its file or place), so a game is in or out
+    /// whichever shards are read with it.
+    pub fn keeps_game(&self, game: &GameRecord) -> bool {
+        let start_kept = match self.starts {
+            Starts::All => true,
+            Starts::Standard => !game.chess960,
+            Starts::Chess960 => game.chess960,
+        };
+        start_kept
+            && (self.games_per_million >= ALL_GAMES
+                || game_hash(game) % u64::from(ALL_GAMES) < u64::from(self.games_per_million))
+    }
 
     /// Whether a scored position is kept; `played` is `None` for a game's final position.
     pub fn keeps(&self, pos: &Position, played: Option<Move>, score: i16, ply: usize) -> bool {
@@ -45,8 +82,12 @@ impl Filter {
             && i32::from(score).abs() <= self.max_score
     }
 
-    /// Calls `each` with every kept position of `game`, in order.
+    /// Calls `each` with every kept position of `game`, in order (none if the game is not
+    /// kept).
     pub fn for_each(&self, game: &GameRecord, mut each: impl FnMut(TrainingPosition)) {
+        if !self.keeps_game(game) {
+            return;
+        }
         let mut pos = game.start.clone();
         for &m in &game.opening {
             pos = pos.make_move(m);
@@ -82,6 +123,24 @@ impl Filter {
         self.for_each(game, |p| kept.push(p));
         kept
     }
+}
+
+/// A mix of the game's start and every move, spread evenly over `u64`.
+fn game_hash(game: &GameRecord) -> u64 {
+    let moves = game
+        .opening
+        .iter()
+        .chain(game.scored.iter().map(|s| &s.played));
+    moves.fold(mix(game.start.key()), |hash, m| {
+        mix(hash ^ u64::from(m.raw()))
+    })
+}
+
+/// SplitMix64's finaliser: every input bit moves about half the output bits.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// A position picked for training, labelled.
@@ -168,5 +227,50 @@ mod tests {
             only(|f| f.max_score = 40),
             [(1, 20), (3, -10), (4, 40), (6, 10), (7, -15)]
         );
+    }
+
+    #[test]
+    fn games_are_chosen_by_their_start_and_a_share_that_moves_with_the_game_alone() {
+        let standard = game();
+        let mut chess960 = game();
+        chess960.chess960 = true;
+        let with = |starts| Filter {
+            starts,
+            ..Filter::ALL
+        };
+        assert!(with(Starts::All).keeps_game(&standard) && with(Starts::All).keeps_game(&chess960));
+        assert!(with(Starts::Standard).keeps_game(&standard));
+        assert!(!with(Starts::Standard).keeps_game(&chess960));
+        assert!(with(Starts::Chess960).keeps_game(&chess960));
+        assert!(!with(Starts::Chess960).keeps_game(&standard));
+        assert!(with(Starts::Chess960).positions(&standard).is_empty());
+
+        // Games that differ in one score only hash alike; in a move, apart. A share keeps
+        // about its part of many different games, none at 0, all at the whole.
+        let mut rescored = game();
+        rescored.scored[0].score = 99;
+        assert_eq!(game_hash(&rescored), game_hash(&standard));
+        let games: Vec<GameRecord> = (0..2000u16)
+            .map(|i| {
+                let mut g = game();
+                g.final_score = Some(i as i16);
+                g.opening = vec![Move::from_raw(i)];
+                g
+            })
+            .collect();
+        let kept = |per_million| {
+            let filter = Filter {
+                games_per_million: per_million,
+                ..Filter::ALL
+            };
+            games.iter().filter(|g| filter.keeps_game(g)).count()
+        };
+        assert_eq!((kept(0), kept(ALL_GAMES)), (0, 2000));
+        let quarter = kept(ALL_GAMES / 4);
+        assert!(
+            (440..=560).contains(&quarter),
+            "{quarter} of 2000 kept at a quarter"
+        );
+        assert!(kept(ALL_GAMES / 2) > quarter);
     }
 }

@@ -11,7 +11,7 @@ use ironwood::cli::{
 };
 use ironwood::logging::{LogLevel, MB};
 use ironwood::protocol::Protocol;
-use ironwood::tools::corpus::filter::Filter;
+use ironwood::tools::corpus::filter::{Filter, Starts};
 use ironwood::tools::datagen::Adjudication;
 use ironwood::tools::{train, tune};
 
@@ -372,6 +372,7 @@ fn corpus_commands_filters_and_the_trainers_choices() {
         skip_in_check: false,
         skip_tactical: false,
         max_score: 3000,
+        ..Filter::default()
     };
     let Subcommand::Corpus(CorpusCommand::Stats { paths, filter }) =
         command("corpus stats x.iwc --min-ply 16 --keep-check --keep-tactical --max-score=3000")
@@ -390,6 +391,21 @@ fn corpus_commands_filters_and_the_trainers_choices() {
         "train --data corpus --out n.nnue --min-ply 16 --keep-check --keep-tactical --max-score 3000",
     );
     assert_eq!(plain.filter, kept);
+    let chosen_games =
+        train("train --data corpus --out n.nnue --starts standard --game-share 0.85");
+    assert_eq!(
+        (
+            chosen_games.filter.starts,
+            chosen_games.filter.games_per_million
+        ),
+        (Starts::Standard, 850_000)
+    );
+    assert_eq!(
+        train("train --data corpus --out n.nnue --starts chess960")
+            .filter
+            .starts,
+        Starts::Chess960
+    );
     assert_eq!(
         (
             plain.output_buckets,
@@ -498,6 +514,10 @@ fn mistakes_are_usage_errors_not_panics() {
         "corpus verify --out x",
         "corpus stats --dir d",
         "corpus stats --min-ply x",
+        "corpus stats --starts fischer",
+        "corpus stats --game-share 0",
+        "corpus stats --game-share 1.5",
+        "corpus stats --game-share NaN",
         "corpus convert old.bin --out new.iwc",
         "tune --data d.iwc --out w.rs --max-score",
         "tune",
