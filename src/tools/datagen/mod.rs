@@ -32,7 +32,7 @@ const RANDOM_PLIES_AFTER_OPENING: (usize, usize) = (2, 4);
 /// Starts whose quick search is more lopsided than this are drawn again.
 const MAX_OPENING_SCORE: i32 = 300;
 /// The share of games from double Fischer random starts when `--dfrc-share` is not given.
-pub const DEFAULT_DFRC_PERCENT: u32 = 15;
+pub const DEFAULT_DFRC_PERCENT: u32 = 10;
 /// Normal chess's back rank in Chess960's numbering (`chess960_back_rank`).
 const STANDARD_BACK_RANK: usize = 518;
 

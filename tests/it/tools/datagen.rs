@@ -10,6 +10,7 @@ use ironwood::board::{CastlingMode, Position};
 use ironwood::tools::corpus::format::{
     Ending, GameResult, block_stats, blocks, read_header, read_shard,
 };
+use ironwood::tools::datagen;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -64,7 +65,10 @@ fn a_short_run_writes_whole_games_and_the_same_seed_writes_the_same_file() {
     assert_eq!(shard.games.len(), 3);
     assert_eq!(shard.metadata.get("seed"), Some("42"));
     assert_eq!(shard.metadata.get("nodes"), Some("1000"));
-    assert_eq!(shard.metadata.get("dfrc_share"), Some("15%"));
+    assert_eq!(
+        shard.metadata.get("dfrc_share"),
+        Some(format!("{}%", datagen::DEFAULT_DFRC_PERCENT).as_str())
+    );
     assert_eq!(
         shard.metadata.get("adjudication"),
         Some(
@@ -161,7 +165,7 @@ fn a_short_run_writes_whole_games_and_the_same_seed_writes_the_same_file() {
     let fields: Vec<&str> = line.split('\t').collect();
     assert_eq!(fields.len(), 13, "{line}");
     assert_eq!(fields[10], totals.get("positions_per_cpu_second").unwrap());
-    assert_eq!(fields[11], "15%");
+    assert_eq!(fields[11], format!("{}%", datagen::DEFAULT_DFRC_PERCENT));
     assert_eq!(fields[12], shard.metadata.get("adjudication").unwrap());
     // The shard in the corpus keeps them in its header too, and no run-totals block.
     let packed = read_shard(&folder.join("shard-0001.iwc")).unwrap();
@@ -375,7 +379,10 @@ fn old_manifest_lines_and_old_outputs_stay_valid_beside_new_ones() {
     assert_eq!(old_output.len(), 13);
     assert_eq!(&old_output[10..], ["-", "-", "-"]);
     let new_output: Vec<&str> = lines[3].split('\t').collect();
-    assert_eq!(new_output[11], "15%");
+    assert_eq!(
+        new_output[11],
+        format!("{}%", datagen::DEFAULT_DFRC_PERCENT)
+    );
     assert!(new_output[12].starts_with("win: "), "{}", lines[3]);
     let _ = std::fs::remove_dir_all(&dir);
 }
