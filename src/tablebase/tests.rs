@@ -1,3 +1,6 @@
+//! The Syzygy reader against python-chess's probes on the test tables, root ranking by
+//! WDL and the halfmove clock, and bad or cut table files named and left out.
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -1,3 +1,6 @@
+//! The Polyglot book against hand-made entries and against python-chess's reader on real
+//! books: keys, move decoding (castling, promotions), weights, and damaged files refused.
+
 use super::*;
 use crate::board::game::Game;
 use crate::board::{CastlingMode, parse_move_in};
