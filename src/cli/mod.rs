@@ -450,6 +450,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "X", default_value_t = train::DEFAULT_LAMBDA,
           value_parser = real(0.0, true, 1.0, true))]
     pub lambda: f64,
+    /// the result's share at the last step, from --lambda at the first in a straight line
+    /// (default: --lambda throughout); the validation loss is taken at it
+    #[arg(long, value_name = "X", value_parser = real(0.0, true, 1.0, true))]
+    pub lambda_end: Option<f64>,
     /// initialisation and shuffling seed
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
@@ -504,6 +508,7 @@ impl TrainArgs {
                 InputTransform::Plain
             },
             lambda: self.lambda,
+            lambda_end: self.lambda_end.unwrap_or(self.lambda),
             seed: self.seed,
             threads,
             holdout: self.holdout,

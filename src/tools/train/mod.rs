@@ -2,7 +2,7 @@
 //! sparse piece-square inputs, on the engine's threads, and writes the quantised file the
 //! engine loads. Loss: mean((sigmoid(K x eval) - target)^2), target = lambda x result +
 //! (1 - lambda) x sigmoid(K x search score), all from the side to move's view. The learning
-//! rate follows a step or a cosine schedule.
+//! rate follows a step or a cosine schedule; lambda may move from start to end, step by step.
 
 pub mod network;
 
@@ -67,7 +67,11 @@ pub struct TrainConfig {
     pub activation: Activation,
     /// `MirroredByKingFile` with `--mirror-inputs`.
     pub input_transform: InputTransform,
+    /// The result's share of the target at the first step, and at the last (`lambda_end`,
+    /// linearly between): the search score teaches first and the result weighs more later.
+    /// The validation loss is taken at `lambda_end`, the target the run ends on.
     pub lambda: f64,
+    pub lambda_end: f64,
     pub seed: u64,
     pub threads: usize,
     /// The last fraction of the games is held out for the validation loss.
@@ -88,20 +92,22 @@ impl TrainConfig {
     }
 }
 
-/// One position's inputs and label, held inline (no allocation), so tens of millions fit in
-/// memory: 72 bytes each.
+/// One position's inputs and labels, held inline (no allocation), so tens of millions fit
+/// in memory: 72 bytes each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// White-view features of every piece; the first `count` are used.
     features: [u16; 32],
     count: u8,
     pub black_to_move: bool,
-    /// The blended target, side to move's view, 0 to 1.
-    pub target: f32,
+    /// The game's result for White in half points: 0, 1 or 2.
+    white_result: u8,
+    /// The search score as White's winning chance, sigmoid(K x centipawns).
+    white_score: f32,
 }
 
 impl Sample {
-    pub fn new(pos: &crate::board::Position, target: f32) -> Sample {
+    pub fn new(pos: &crate::board::Position, white_score: f32, white_result: u8) -> Sample {
         let mut features = [0u16; 32];
         let white = white_features(pos);
         features[..white.len()].copy_from_slice(&white);
@@ -109,7 +115,20 @@ impl Sample {
             features,
             count: white.len() as u8,
             black_to_move: pos.side_to_move() == Color::Black,
-            target,
+            white_result: white_result.min(2),
+            white_score,
+        }
+    }
+
+    /// The blend of result and score at `lambda`, side to move's view, 0 to 1.
+    #[inline]
+    pub fn target(&self, lambda: f32) -> f32 {
+        let white_result = f32::from(self.white_result) / 2.0;
+        let white_target = lambda * white_result + (1.0 - lambda) * self.white_score;
+        if self.black_to_move {
+            1.0 - white_target
+        } else {
+            white_target
         }
     }
 
@@ -144,11 +163,12 @@ pub struct Dataset {
 }
 
 /// Reads every game of the shards (or corpus folders) and labels the positions `filter`
-/// keeps; whole games are held out.
+/// keeps; whole games are held out. The hand-written evaluation's loss is taken at
+/// `validation_lambda`.
 pub fn load(
     paths: &[PathBuf],
     filter: &Filter,
-    lambda: f64,
+    validation_lambda: f64,
     holdout: f64,
     flip_files: bool,
 ) -> Result<Dataset, String> {
@@ -157,18 +177,10 @@ pub fn load(
         let game = kept
             .into_iter()
             .map(|r| {
-                let white_result = r.result.white_score() as f32;
                 let white_score = sigmoid(K * f32::from(r.score));
-                let white_target =
-                    lambda as f32 * white_result + (1.0 - lambda as f32) * white_score;
-                let sample = Sample::new(&r.position, white_target);
-                let target = if sample.black_to_move {
-                    1.0 - white_target
-                } else {
-                    white_target
-                };
+                let sample = Sample::new(&r.position, white_score, r.result as u8);
                 let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
-                (Sample { target, ..sample }, classical)
+                (sample, classical)
             })
             .collect();
         games.push(game);
@@ -182,7 +194,7 @@ pub fn load(
         .collect();
     let classical_validation_loss = held_out
         .iter()
-        .map(|(s, p)| f64::from((p - s.target).powi(2)))
+        .map(|(s, p)| f64::from((p - s.target(validation_lambda as f32)).powi(2)))
         .sum::<f64>()
         / held_out.len().max(1) as f64;
     let held_out_count = held_out.len();
@@ -216,12 +228,13 @@ fn activation_of<const SQUARED: bool>() -> Activation {
     }
 }
 
-/// Adds one position's loss gradient (scaled by `weight`) into `grad`; returns its loss.
-/// `scratch` holds 4H values of work space.
+/// Adds one position's loss gradient (scaled by `weight`) against its target at `lambda`
+/// into `grad`; returns its loss. `scratch` holds 4H values of work space.
 #[inline(always)]
 fn backward<const SQUARED: bool>(
     net: &FloatNetwork,
     s: &Sample,
+    lambda: f32,
     weight: f32,
     grad: &mut [f32],
     scratch: &mut [f32],
@@ -242,7 +255,7 @@ fn backward<const SQUARED: bool>(
     }
     let scale = K * SCALE as f32;
     let p = sigmoid(scale * y);
-    let error = p - s.target;
+    let error = p - s.target(lambda);
     let g = weight * 2.0 * error * p * (1.0 - p) * scale;
     grad[bias_at] += g;
     let (grad_own_w, grad_other_w) = grad[out_at..out_at + 2 * h].split_at_mut(h);
@@ -286,33 +299,41 @@ fn backward<const SQUARED: bool>(
     error * error
 }
 
-/// The summed loss of `samples`, their gradient (scaled by `weight`) added into `grad`.
+/// The summed loss of `samples` at `lambda`, their gradient (scaled by `weight`) added into
+/// `grad`.
 #[inline(always)]
 fn chunk_gradient<const SQUARED: bool>(
     net: &FloatNetwork,
     samples: &[&Sample],
+    lambda: f32,
     weight: f32,
     grad: &mut [f32],
     scratch: &mut [f32],
 ) -> f64 {
     samples
         .iter()
-        .map(|s| f64::from(backward::<SQUARED>(net, s, weight, grad, scratch)))
+        .map(|s| f64::from(backward::<SQUARED>(net, s, lambda, weight, grad, scratch)))
         .sum()
 }
 
 /// `chunk_gradient` for the network's activation, with its own work space.
-fn gradient_of(net: &FloatNetwork, samples: &[&Sample], weight: f32, grad: &mut [f32]) -> f64 {
+fn gradient_of(
+    net: &FloatNetwork,
+    samples: &[&Sample],
+    lambda: f32,
+    weight: f32,
+    grad: &mut [f32],
+) -> f64 {
     let mut scratch = vec![0.0f32; 4 * net.hidden()];
     if net.shape.activation == Activation::SquaredClippedRelu {
-        chunk_gradient::<true>(net, samples, weight, grad, &mut scratch)
+        chunk_gradient::<true>(net, samples, lambda, weight, grad, &mut scratch)
     } else {
-        chunk_gradient::<false>(net, samples, weight, grad, &mut scratch)
+        chunk_gradient::<false>(net, samples, lambda, weight, grad, &mut scratch)
     }
 }
 
-/// The mean loss over `samples`.
-pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
+/// The mean loss over `samples` against their targets at `lambda`.
+pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
     let scale = K * SCALE as f32;
     let h = net.hidden();
     let mut scratch = vec![0.0f32; 2 * h];
@@ -321,18 +342,18 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample]) -> f64 {
         .iter()
         .map(|s| {
             let p = sigmoid(scale * net.output_with(s.features(), s.black_to_move, own, other));
-            f64::from((p - s.target).powi(2))
+            f64::from((p - s.target(lambda)).powi(2))
         })
         .sum();
     total / samples.len().max(1) as f64
 }
 
-/// The mean loss over `samples` and its gradient.
-pub fn loss_and_gradient(net: &FloatNetwork, samples: &[Sample]) -> (f64, Vec<f32>) {
+/// The mean loss over `samples` at `lambda` and its gradient.
+pub fn loss_and_gradient(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> (f64, Vec<f32>) {
     let mut grad = vec![0.0; net.params.len()];
     let weight = 1.0 / samples.len().max(1) as f32;
     let refs: Vec<&Sample> = samples.iter().collect();
-    let total = gradient_of(net, &refs, weight, &mut grad);
+    let total = gradient_of(net, &refs, lambda, weight, &mut grad);
     (total / samples.len().max(1) as f64, grad)
 }
 
@@ -373,10 +394,12 @@ impl Adam {
     }
 }
 
-/// Gradient and loss of one batch, chunk by chunk over `threads`, summed in chunk order.
+/// Gradient and loss of one batch at `lambda`, chunk by chunk over `threads`, summed in
+/// chunk order.
 fn batch_gradient(
     net: &FloatNetwork,
     batch: &[&Sample],
+    lambda: f32,
     threads: usize,
     buffers: &mut [Vec<f32>],
     total: &mut [f32],
@@ -396,7 +419,7 @@ fn batch_gradient(
             scope.spawn(move || {
                 for (i, buffer, loss) in jobs {
                     buffer.iter_mut().for_each(|g| *g = 0.0);
-                    *loss = gradient_of(net, chunks[i], weight, buffer);
+                    *loss = gradient_of(net, chunks[i], lambda, weight, buffer);
                 }
             });
         }
@@ -410,8 +433,8 @@ fn batch_gradient(
     losses.iter().sum::<f64>() / batch.len() as f64
 }
 
-/// The validation loss over `threads`.
-fn parallel_loss(net: &FloatNetwork, samples: &[Sample], threads: usize) -> f64 {
+/// The validation loss at `lambda` over `threads`.
+fn parallel_loss(net: &FloatNetwork, samples: &[Sample], lambda: f32, threads: usize) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
@@ -419,7 +442,7 @@ fn parallel_loss(net: &FloatNetwork, samples: &[Sample], threads: usize) -> f64 
     let sums: Vec<f64> = std::thread::scope(|scope| {
         let handles: Vec<_> = samples
             .chunks(part)
-            .map(|chunk| scope.spawn(move || loss(net, chunk) * chunk.len() as f64))
+            .map(|chunk| scope.spawn(move || loss(net, chunk, lambda) * chunk.len() as f64))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -445,6 +468,16 @@ pub fn learning_rate(config: &TrainConfig, epoch: usize, step: usize, total_step
             end + 0.5 * (start - end) * (1.0 + (std::f64::consts::PI * progress).cos())
         }
     }
+}
+
+/// The result's share of the target at step `step` (0-based) of `total_steps`: from
+/// `lambda` at the first to `lambda_end` at the last, in a straight line.
+pub fn lambda_at(config: &TrainConfig, step: usize, total_steps: usize) -> f32 {
+    if config.lambda_end == config.lambda || total_steps <= 1 {
+        return config.lambda as f32;
+    }
+    let progress = step as f64 / (total_steps - 1) as f64;
+    (config.lambda + (config.lambda_end - config.lambda) * progress) as f32
 }
 
 /// `net.nnue` -> `net.epoch3.nnue`.
@@ -479,10 +512,15 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     let data = load(
         &config.data,
         &config.filter,
-        config.lambda,
+        config.lambda_end,
         config.holdout,
         config.flips_files(),
     )?;
+    let lambda = if config.lambda_end == config.lambda {
+        format!("lambda {}", config.lambda)
+    } else {
+        format!("lambda {} to {}", config.lambda, config.lambda_end)
+    };
     let schedule = match config.lr_schedule {
         LrSchedule::Step => format!(
             "lr {} x {} every {} epochs",
@@ -492,7 +530,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     };
     eprintln!(
         "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network \
-         ({} output buckets, {}, {}), {} epochs, batch {}, {schedule}, lambda {}, seed {}, \
+         ({} output buckets, {}, {}), {} epochs, batch {}, {schedule}, {lambda}, seed {}, \
          {} threads{}",
         data.positions,
         data.games,
@@ -504,7 +542,6 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         config.input_transform.name(),
         config.epochs,
         config.batch,
-        config.lambda,
         config.seed,
         config.threads,
         match (config.flip_files, config.flips_files()) {
@@ -544,8 +581,10 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         let mut last_report = Instant::now();
         for (b, indices) in order.chunks(batch_size).enumerate() {
             let batch: Vec<&Sample> = indices.iter().map(|&i| &data.train[i]).collect();
-            lr = learning_rate(config, epoch, (epoch - 1) * batches + b, total_steps);
-            let batch_loss = batch_gradient(&net, &batch, threads, &mut buffers, &mut grad);
+            let step = (epoch - 1) * batches + b;
+            lr = learning_rate(config, epoch, step, total_steps);
+            let lambda = lambda_at(config, step, total_steps);
+            let batch_loss = batch_gradient(&net, &batch, lambda, threads, &mut buffers, &mut grad);
             epoch_loss += batch_loss * batch.len() as f64;
             adam.step(&mut net.params, &grad, lr as f32);
             net.clip();
@@ -562,7 +601,8 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
             }
         }
         let train_loss = epoch_loss / data.train.len() as f64;
-        let validation_loss = parallel_loss(&net, &data.validation, threads);
+        let validation_loss =
+            parallel_loss(&net, &data.validation, config.lambda_end as f32, threads);
         let checkpoint = checkpoint_path(&config.out, epoch);
         write_network(&net, &checkpoint)?;
         let seconds = epoch_start.elapsed().as_secs_f64();
@@ -623,6 +663,7 @@ mod tests {
             activation: Activation::ClippedRelu,
             input_transform: InputTransform::Plain,
             lambda: DEFAULT_LAMBDA,
+            lambda_end: DEFAULT_LAMBDA,
             seed: 0,
             threads: 1,
             holdout: DEFAULT_HOLDOUT,
@@ -661,12 +702,30 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
         )
         .unwrap();
-        let sample = Sample::new(&pos, 0.25);
+        let sample = Sample::new(&pos, 0.25, 2);
         assert_eq!(sample.features(), white_features(&pos));
         assert!(sample.black_to_move);
         assert_eq!(sample.features().len(), 32);
         let flipped = sample.flipped_files();
         assert_ne!(flipped, sample);
         assert_eq!(flipped.flipped_files(), sample);
+        // Black to move: the target is Black's, a blend of the result (a White win) and the
+        // score.
+        assert_eq!(sample.target(0.0), 0.75);
+        assert_eq!(sample.target(1.0), 0.0);
+        assert_eq!(sample.target(0.5), 0.375);
+    }
+
+    #[test]
+    fn lambda_moves_in_a_straight_line_from_start_to_end_or_stays() {
+        let mut moving = config(LrSchedule::Cosine);
+        assert_eq!(lambda_at(&moving, 0, 1000), DEFAULT_LAMBDA as f32);
+        assert_eq!(lambda_at(&moving, 999, 1000), DEFAULT_LAMBDA as f32);
+        (moving.lambda, moving.lambda_end) = (0.1, 0.3);
+        let lambdas: Vec<f32> = (0..1001)
+            .map(|step| lambda_at(&moving, step, 1001))
+            .collect();
+        assert_eq!((lambdas[0], lambdas[500], lambdas[1000]), (0.1, 0.2, 0.3));
+        assert!(lambdas.windows(2).all(|w| w[1] >= w[0]));
     }
 }

@@ -470,7 +470,7 @@ fn check_gradients(shape: Shape) {
     let samples: Vec<Sample> = many_positions()
         .iter()
         .step_by(13)
-        .map(|pos| Sample::new(pos, rng.gen_range(0.0..1.0)))
+        .map(|pos| Sample::new(pos, rng.gen_range(0.0..1.0), rng.gen_range(0..=2)))
         .filter(|s| {
             let (own, other) = net.pre_activations(s.features(), s.black_to_move);
             own.iter()
@@ -491,7 +491,9 @@ fn check_gradients(shape: Shape) {
         shape.output_buckets == 1 || buckets_used >= 4,
         "{shape:?}: {per_bucket:?}"
     );
-    let (_, gradient) = loss_and_gradient(&net, &samples);
+    // A blend of score and result, so the gradient is checked against both parts.
+    const LAMBDA: f32 = 0.3;
+    let (_, gradient) = loss_and_gradient(&net, &samples, LAMBDA);
     let step = 1e-3f32;
     let (mut checked, mut nonzero) = (0, 0);
     for (i, &analytic) in gradient.iter().enumerate() {
@@ -499,8 +501,8 @@ fn check_gradients(shape: Shape) {
         plus.params[i] += step;
         let mut minus = net.clone();
         minus.params[i] -= step;
-        let numeric =
-            ((loss(&plus, &samples) - loss(&minus, &samples)) / f64::from(2.0 * step)) as f32;
+        let numeric = ((loss(&plus, &samples, LAMBDA) - loss(&minus, &samples, LAMBDA))
+            / f64::from(2.0 * step)) as f32;
         assert!(
             (numeric - analytic).abs() <= 2e-5 + 0.02 * numeric.abs().max(analytic.abs()),
             "{shape:?}: parameter {i}: finite difference {numeric}, gradient {analytic}"

@@ -285,7 +285,7 @@ fn subcommands_and_their_defaults() {
             nodes: 900,
             seed: Some(7),
             openings: None,
-            dfrc_percent: 15,
+            dfrc_percent: ironwood::tools::datagen::DEFAULT_DFRC_PERCENT,
             adjudication: None,
         })
     );
@@ -431,6 +431,9 @@ fn corpus_commands_filters_and_the_trainers_choices() {
         ironwood::nnue::Activation::SquaredClippedRelu
     );
     assert_eq!(chosen.lr_schedule, train::LrSchedule::Cosine);
+    assert_eq!((chosen.lambda, chosen.lambda_end), (0.5, 0.5));
+    let moving = train("train --data corpus --out n.nnue --lambda 0.1 --lambda-end 0.3");
+    assert_eq!((moving.lambda, moving.lambda_end), (0.1, 0.3));
     assert_eq!(chosen.lr_end, 0.00001);
     assert_eq!(
         chosen.input_transform,
@@ -535,6 +538,7 @@ fn mistakes_are_usage_errors_not_panics() {
         "train --data d.iwc --out n.nnue --activation relu",
         "train --data d.iwc --out n.nnue --lr-schedule linear",
         "train --data d.iwc --out n.nnue --lr-end -1",
+        "train --data d.iwc --out n.nnue --lambda-end 1.5",
         "--protocol",
         "--protocol cecp",
         "--evaluation neural",
