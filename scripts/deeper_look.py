@@ -18,36 +18,28 @@ import chess
 import chess.engine
 import chess.pgn
 
-from who_saw_first import first_seen, game_plies
+from who_saw_first import decided_games, first_seen, opponent
 
 
 def probes(pgn, name, bound):
     """(opponent, position, the engine's in-game score there) per loss the winner saw first."""
     out = []
-    with open(pgn, encoding="utf-8", errors="replace") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            white, black, result = (game.headers.get(k) for k in ("White", "Black", "Result"))
-            if name not in (white, black) or result not in ("1-0", "0-1"):
-                continue
-            ours = chess.WHITE if white == name else chess.BLACK
-            winner = chess.WHITE if result == "1-0" else chess.BLACK
-            if winner == ours:
-                continue
-            plies = game_plies(game)
-            seen_winner = first_seen(plies, winner, bound, winner)
-            seen_ours = first_seen(plies, ours, bound, winner)
-            if seen_winner is None or (seen_ours is not None and seen_ours <= seen_winner):
-                continue
-            scores = {ply: score for ply, _, score, _ in plies}
-            board, ply = game.board(), 0
-            for node in game.mainline():
-                if ply > seen_winner and board.turn == ours:
-                    if ply in scores and scores[ply] > -bound:
-                        opponent = black if ours == chess.WHITE else white
-                        out.append((opponent, board.copy(), scores[ply]))
-                    break
-                board.push(node.move)
-                ply += 1
+    for game, ours, winner, plies in decided_games(pgn, name):
+        if winner == ours:
+            continue
+        seen_winner = first_seen(plies, winner, bound, winner)
+        seen_ours = first_seen(plies, ours, bound, winner)
+        if seen_winner is None or (seen_ours is not None and seen_ours <= seen_winner):
+            continue
+        scores = {ply: score for ply, _, score, _ in plies}
+        board, ply = game.board(), 0
+        for node in game.mainline():
+            if ply > seen_winner and board.turn == ours:
+                if ply in scores and scores[ply] > -bound:
+                    out.append((opponent(game, ours), board.copy(), scores[ply]))
+                break
+            board.push(node.move)
+            ply += 1
     return out
 
 

@@ -53,6 +53,26 @@ def game_plies(game):
     return out
 
 
+def decided_games(pgn, name):
+    """(game, the engine's colour, the winner's, `game_plies`) for every game `name` won or
+    lost in the PGN with at least one scored move."""
+    with open(pgn, encoding="utf-8", errors="replace") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            white, black = game.headers.get("White"), game.headers.get("Black")
+            result = game.headers.get("Result")
+            if name not in (white, black) or result not in ("1-0", "0-1"):
+                continue
+            plies = game_plies(game)
+            if plies:
+                ours = chess.WHITE if white == name else chess.BLACK
+                yield game, ours, chess.WHITE if result == "1-0" else chess.BLACK, plies
+
+
+def opponent(game, ours):
+    """The other engine's name."""
+    return game.headers.get("Black" if ours == chess.WHITE else "White")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pgn")
@@ -62,34 +82,22 @@ def main():
     args = parser.parse_args()
 
     results = {"loss": [], "win": []}
-    with open(args.pgn, encoding="utf-8", errors="replace") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            white, black = game.headers.get("White"), game.headers.get("Black")
-            if args.engine not in (white, black):
-                continue
-            result = game.headers.get("Result")
-            if result not in ("1-0", "0-1"):
-                continue
-            ours = chess.WHITE if white == args.engine else chess.BLACK
-            winner = chess.WHITE if result == "1-0" else chess.BLACK
-            plies = game_plies(game)
-            if not plies:
-                continue
-            first_ply = plies[0][0]
-            seen_winner = first_seen(plies, winner, args.bound, winner)
-            seen_loser = first_seen(plies, not winner, args.bound, winner)
-            pieces = next((p for ply, _, _, p in plies if ply == seen_winner), None)
-            kind = "win" if winner == ours else "loss"
-            results[kind].append(
-                {
-                    "round": game.headers.get("Round", "?"),
-                    "opponent": black if ours == chess.WHITE else white,
-                    "winner_ply": None if seen_winner is None else seen_winner - first_ply,
-                    "loser_ply": None if seen_loser is None else seen_loser - first_ply,
-                    "pieces": pieces,
-                    "fen": game.headers.get("FEN", "startpos"),
-                }
-            )
+    for game, ours, winner, plies in decided_games(args.pgn, args.engine):
+        first_ply = plies[0][0]
+        seen_winner = first_seen(plies, winner, args.bound, winner)
+        seen_loser = first_seen(plies, not winner, args.bound, winner)
+        pieces = next((p for ply, _, _, p in plies if ply == seen_winner), None)
+        kind = "win" if winner == ours else "loss"
+        results[kind].append(
+            {
+                "round": game.headers.get("Round", "?"),
+                "opponent": opponent(game, ours),
+                "winner_ply": None if seen_winner is None else seen_winner - first_ply,
+                "loser_ply": None if seen_loser is None else seen_loser - first_ply,
+                "pieces": pieces,
+                "fen": game.headers.get("FEN", "startpos"),
+            }
+        )
 
     for kind, games in results.items():
         if not games:
