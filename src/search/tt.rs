@@ -28,7 +28,6 @@ pub struct TtHit {
     pub was_pv: bool,
 }
 
-#[derive(Default)]
 struct Entry {
     check: AtomicU64,
     data: AtomicU64,
@@ -39,12 +38,48 @@ const BUCKET_SIZE: usize = 4;
 /// A bucket's bytes: one cache line, so a probe reads one line and a prefetch fetches it whole.
 const BUCKET_BYTES: usize = 64;
 
+/// Entries allocated beyond the table's own, so that bucket 0 can start on a huge page.
+const LEAD_ROOM: usize = crate::sys::HUGE_PAGE_BYTES / std::mem::size_of::<Entry>();
+
+/// The entry of a table allocated at `address` at which bucket 0 starts: the first on a
+/// 2 MB boundary (a huge page's, so a cache line's too), or the first entry where the
+/// allocation is not aligned to a whole entry (never seen: allocators align to 16 bytes).
+fn first_aligned_entry(address: usize) -> usize {
+    let gap = address.next_multiple_of(crate::sys::HUGE_PAGE_BYTES) - address;
+    let entry = std::mem::size_of::<Entry>();
+    if gap.is_multiple_of(entry) {
+        gap / entry
+    } else {
+        0
+    }
+}
+
+/// `len` empty entries taken zeroed from the allocator (calloc), which hands a large
+/// table's pages over untouched: they cost no memory until used, and can still be given
+/// huge pages. (Filling a `Vec` with `Entry::default()` compiles to the same call only
+/// when the optimiser sees through it, which a small change elsewhere in `new` undid.)
+fn zeroed_entries(len: usize) -> Vec<Entry> {
+    let layout = std::alloc::Layout::array::<Entry>(len).expect("a table that fits in memory");
+    // SAFETY: `layout` is `len` entries' (never zero bytes: `len` > 0), allocated with the
+    // global allocator, which is what `Vec` frees with; a null pointer is handed to
+    // `handle_alloc_error` before any use. All-zero bytes are a valid `Entry` (two
+    // `AtomicU64` of 0, the same representation as `u64`), so all `len` values are
+    // initialised, and length and capacity are both `len`.
+    unsafe {
+        let entries = std::alloc::alloc_zeroed(layout).cast::<Entry>();
+        if entries.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(entries, len, len)
+    }
+}
+
 pub struct TranspositionTable {
-    /// Plain zeroed entries, so that the allocator hands the table over untouched (a table of
-    /// 64-aligned buckets is written through at creation: seconds, and all of its memory at
-    /// once, for a hash of many gigabytes).
+    /// Plain zeroed entries (`zeroed_entries`), so that the allocator hands the table over
+    /// untouched (a table of 64-aligned buckets is written through at creation: seconds,
+    /// and all of its memory at once, for a hash of many gigabytes).
     entries: Vec<Entry>,
-    /// The entry at which bucket 0 starts: the first on a cache-line boundary.
+    /// The entry at which bucket 0 starts (`first_aligned_entry`).
     first: usize,
     buckets: usize,
     /// Incremented per search so old entries are replaced first.
@@ -144,13 +179,11 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        let len = buckets * BUCKET_SIZE + BUCKET_SIZE - 1;
-        let mut entries = Vec::with_capacity(len);
-        entries.resize_with(len, Entry::default);
-        let address = entries.as_ptr() as usize;
-        let first = (0..BUCKET_SIZE)
-            .find(|k| (address + k * std::mem::size_of::<Entry>()).is_multiple_of(BUCKET_BYTES))
-            .unwrap_or(0);
+        // Room to start bucket 0 on a 2 MB boundary, so that every huge page the table spans
+        // is whole; the entries before it are never touched and take no memory.
+        let mut entries = zeroed_entries(buckets * BUCKET_SIZE + LEAD_ROOM);
+        let first = first_aligned_entry(entries.as_ptr() as usize);
+        crate::sys::advise_huge_pages(&mut entries[first..first + buckets * BUCKET_SIZE]);
         TranspositionTable {
             entries,
             first,
@@ -165,7 +198,8 @@ impl TranspositionTable {
 
     pub fn clear(&mut self) {
         // Exclusive access: plain writes, which the compiler turns into a memset.
-        for e in &mut self.entries {
+        let used = self.first..self.first + self.buckets * BUCKET_SIZE;
+        for e in &mut self.entries[used] {
             *e.check.get_mut() = 0;
             *e.data.get_mut() = 0;
         }
@@ -286,6 +320,19 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::board::{MoveKind, Square};
+
+    #[test]
+    fn the_table_starts_on_a_huge_page() {
+        let huge = crate::sys::HUGE_PAGE_BYTES;
+        for address in [0, 16, 64, 4096 + 16, huge - 16, huge, 7 * huge + 48] {
+            let first = first_aligned_entry(address);
+            assert!(first <= LEAD_ROOM);
+            assert_eq!((address + first * 16) % huge, 0, "{address}");
+        }
+        assert_eq!(first_aligned_entry(24), 0);
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.bucket(0).as_ptr() as usize % huge, 0);
+    }
 
     #[test]
     fn every_bucket_is_one_cache_line() {

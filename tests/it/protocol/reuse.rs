@@ -1,8 +1,8 @@
 //! `reuse=1` and memory through the real binary: after 50 games in one process (with `new`
 //! between them, as XBoard sends it) the engine searches exactly as a fresh process does, and
 //! its resident memory has not grown; `memory N` and `--hash MB` set the table size without a
-//! restart and the resident memory follows. The memory checks read /proc (Linux) and are
-//! skipped with a message where it is missing.
+//! restart and the resident memory follows; on Linux the table sits on huge pages. The memory
+//! checks read /proc and /sys (Linux) and are skipped with a message where they are missing.
 
 use crate::common;
 
@@ -292,4 +292,45 @@ fn memory_and_hash_resize_the_table_without_a_restart() {
         previous = Some((table, rss));
     }
     say(&format!("memory: VmRSS {}", figures.join(", ")));
+}
+
+/// The kernel's transparent huge page mode (`always`, `madvise` or `never`), or `None`
+/// without Linux's /sys file.
+fn huge_page_mode() -> Option<String> {
+    let text = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").ok()?;
+    let start = text.find('[')? + 1;
+    let end = start + text[start..].find(']')?;
+    Some(text[start..end].to_string())
+}
+
+#[test]
+fn the_table_sits_on_huge_pages_where_linux_gives_them() {
+    let mode = huge_page_mode();
+    if !matches!(mode.as_deref(), Some("always" | "madvise")) {
+        say(&format!(
+            "huge pages: skipped: transparent huge pages {mode:?}"
+        ));
+        return;
+    }
+    let mut engine = Engine::start_with_hash(64);
+    engine.handshake();
+    // `new` clears, and so touches, the whole table.
+    engine.send("new");
+    engine.sync();
+    let huge = proc_mb(
+        &format!("/proc/{}/smaps_rollup", engine.pid()),
+        "AnonHugePages:",
+    );
+    let Some(huge) = huge else {
+        say("huge pages: skipped: /proc/PID/smaps_rollup not readable");
+        return;
+    };
+    say(&format!(
+        "huge pages: {huge:.0} MB of a 64 MB table (mode {mode:?})"
+    ));
+    // A fragmented memory may refuse some; none at all means the table never asked.
+    assert!(
+        huge >= 16.0,
+        "{huge:.1} MB on huge pages with a 64 MB table"
+    );
 }
