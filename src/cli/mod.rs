@@ -54,7 +54,8 @@ pub struct Cli {
 pub struct GlobalOptions {
     #[arg(long = "hash", value_name = "MB", global = true, allow_negative_numbers = true,
           value_parser = whole::<usize>(1, MAX_HASH_MB),
-          help = format!("transposition table size (default {DEFAULT_HASH_MB}; bench, datagen and spsa: 16)"))]
+          help = format!("transposition table size (default {DEFAULT_HASH_MB}; bench: {}, datagen and spsa: {})",
+                  crate::tools::bench::DEFAULT_HASH_MB, datagen::DEFAULT_HASH_MB))]
     pub hash_mb: Option<usize>,
     /// search threads (default 1; the tools: every core)
     #[arg(long, value_name = "N", global = true, allow_negative_numbers = true,

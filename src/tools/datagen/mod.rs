@@ -25,7 +25,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_HASH_MB: usize = 16;
+/// The table of each game (and of `spsa`'s): searches of a few thousand nodes fill a
+/// fraction of 2 MB, and a table that small stays in the caches where 16 MB did not, about
+/// 1.14 times the positions a CPU-second with the same play (docs/network.md, *The data*).
+pub const DEFAULT_HASH_MB: usize = 2;
 /// Random plies from the start position, from an `--openings` position.
 const RANDOM_PLIES: (usize, usize) = (8, 9);
 const RANDOM_PLIES_AFTER_OPENING: (usize, usize) = (2, 4);
