@@ -323,11 +323,11 @@ mod tests {
 
     #[test]
     fn the_table_starts_on_a_huge_page() {
-        let huge = crate::sys::HUGE_PAGE_BYTES;
+        let (huge, entry) = (crate::sys::HUGE_PAGE_BYTES, std::mem::size_of::<Entry>());
         for address in [0, 16, 64, 4096 + 16, huge - 16, huge, 7 * huge + 48] {
             let first = first_aligned_entry(address);
             assert!(first <= LEAD_ROOM);
-            assert_eq!((address + first * 16) % huge, 0, "{address}");
+            assert_eq!((address + first * entry) % huge, 0, "{address}");
         }
         assert_eq!(first_aligned_entry(24), 0);
         let tt = TranspositionTable::new(1);

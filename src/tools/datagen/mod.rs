@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The table of each game (and of `spsa`'s): searches of a few thousand nodes fill a
-/// fraction of 2 MB, and a table that small stays in the caches where 16 MB did not, about
-/// 1.14 times the positions a CPU-second with the same play (docs/network.md, *The data*).
+/// fraction of 2 MB, and a table that small stays in the caches where 16 MB did not, for
+/// more positions a CPU-second with the same play (docs/network.md, *The data*).
 pub const DEFAULT_HASH_MB: usize = 2;
 /// Random plies from the start position, from an `--openings` position.
 const RANDOM_PLIES: (usize, usize) = (8, 9);
