@@ -1,5 +1,5 @@
 //! The history tables a search thread learns from its cutoffs, each a small type over one flat
-//! array of `i16`: butterfly (side, from, to), continuation ((piece, to) of a move one or two
+//! array of `i16`: butterfly (side, whether origin and target are attacked, from, to), continuation ((piece, to) of a move one or two
 //! plies back, then this move's piece and target) and capture (piece, target, captured kind).
 //! The eval's correction tables are in `correction.rs`.
 
@@ -33,28 +33,29 @@ impl PieceTo {
     }
 }
 
-/// Quiet moves by side, origin and target.
+/// Quiet moves by side, by which of origin and target the opponent attacks (`threat`, 0-3:
+/// `ordering::Threats::index`), then by origin and target.
 pub struct ButterflyHistory(Vec<i16>);
 
 impl Default for ButterflyHistory {
     fn default() -> Self {
-        ButterflyHistory(vec![0; 2 * 64 * 64])
+        ButterflyHistory(vec![0; 2 * 4 * 64 * 64])
     }
 }
 
 impl ButterflyHistory {
     #[inline]
-    fn index(side: Color, m: Move) -> usize {
-        side.index() * 4096 + m.from().index() * 64 + m.to().index()
+    fn index(side: Color, m: Move, threat: usize) -> usize {
+        (side.index() * 4 + threat) * 4096 + m.from().index() * 64 + m.to().index()
     }
 
     #[inline]
-    pub fn get(&self, side: Color, m: Move) -> i32 {
-        i32::from(self.0[Self::index(side, m)])
+    pub fn get(&self, side: Color, m: Move, threat: usize) -> i32 {
+        i32::from(self.0[Self::index(side, m, threat)])
     }
 
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        apply_gravity(&mut self.0[Self::index(side, m)], bonus);
+    pub fn update(&mut self, side: Color, m: Move, threat: usize, bonus: i32) {
+        apply_gravity(&mut self.0[Self::index(side, m, threat)], bonus);
     }
 }
 

@@ -97,6 +97,10 @@ pub struct SearchFeatures {
     /// Positions once on the principal variation (the table remembers) are reduced a ply
     /// less, as PV nodes are.
     pub tt_pv: bool,
+    /// Quiet moves ordered by what they do about the opponent's threats (leaving a cheaper
+    /// attacker's reach, stepping into it), and the butterfly history kept apart by whether
+    /// a move's origin and target are attacked.
+    pub threat_ordering: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -178,6 +182,7 @@ impl Default for SearchFeatures {
             history_pruning: false,
             correction_history: false,
             tt_pv: false,
+            threat_ordering: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

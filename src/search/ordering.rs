@@ -2,7 +2,9 @@
 //! static exchange evaluation, and the one-time scoring of the root's moves. Interior nodes
 //! take their moves in order from the staged picker (`picker.rs`).
 
-use crate::board::attacks::{bishop_attacks, rook_attacks};
+use crate::board::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
 
@@ -13,7 +15,6 @@ const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
-const COUNTER_MOVE: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
 /// Per-thread ordering memory: the history tables and counter moves. (Killers live in the
@@ -45,8 +46,8 @@ impl OrderingTables {
         }
     }
 
-    pub fn history(&self, side: Color, m: Move) -> i32 {
-        self.butterfly.get(side, m)
+    pub fn history(&self, side: Color, m: Move, threats: &Threats) -> i32 {
+        self.butterfly.get(side, m, threats.index(m))
     }
 
     /// The continuation-history part of a quiet move's score: its entries under the moves one
@@ -64,11 +65,22 @@ impl OrderingTables {
             .sum()
     }
 
-    /// How promising a quiet move is: butterfly plus continuation histories.
-    pub fn quiet_score(&self, pos: &Position, m: Move, continuation: &[Option<PieceTo>; 2]) -> i32 {
+    /// How promising a quiet move is: butterfly plus continuation histories, moved by what the
+    /// move does about the opponent's threats.
+    pub fn quiet_score(
+        &self,
+        pos: &Position,
+        m: Move,
+        continuation: &[Option<PieceTo>; 2],
+        threats: &Threats,
+    ) -> i32 {
         let side = pos.side_to_move();
-        let now = pos.piece_at(m.from()).map(|p| PieceTo::new(p, m));
-        self.butterfly.get(side, m) + self.continuation_score(now, continuation)
+        let piece = pos.piece_at(m.from());
+        let now = piece.map(|p| PieceTo::new(p, m));
+        let escape = piece.map_or(0, |p| threats.escape_bonus(p.kind, m));
+        self.butterfly.get(side, m, threats.index(m))
+            + self.continuation_score(now, continuation)
+            + escape
     }
 
     /// How promising a capture or promotion is: MVV-LVA, moved by its capture history.
@@ -86,10 +98,11 @@ impl OrderingTables {
         best: Move,
         tried: &[Move],
         continuation: &[Option<PieceTo>; 2],
+        threats: &Threats,
     ) {
         let side = pos.side_to_move();
         for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -malus))) {
-            self.butterfly.update(side, m, delta);
+            self.butterfly.update(side, m, threats.index(m), delta);
             if let Some(piece) = pos.piece_at(m.from()) {
                 let now = PieceTo::new(piece, m);
                 for &earlier in continuation.iter().flatten() {
@@ -117,8 +130,8 @@ impl OrderingTables {
     }
 
     #[cfg(test)]
-    pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
-        self.butterfly.update(side, m, bonus);
+    pub fn update_history(&mut self, side: Color, m: Move, threats: &Threats, bonus: i32) {
+        self.butterfly.update(side, m, threats.index(m), bonus);
     }
 
     pub fn set_counter(&mut self, previous: Move, m: Move) {
@@ -132,6 +145,80 @@ impl OrderingTables {
             Move::NULL
         } else {
             self.counter[previous.from().index() * 64 + previous.to().index()]
+        }
+    }
+}
+
+/// The squares the side not to move attacks, by the cheapest kind of attacker: a piece
+/// attacked by a cheaper one is in danger where it stands and should not go where one
+/// attacks. The butterfly history learns apart by whether a move's origin and target are
+/// attacked at all (Ethereal's threat-indexed history), the picker orders by the danger.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    by_pawns: Bitboard,
+    /// Pawns, knights and bishops.
+    by_minors: Bitboard,
+    /// Pawns, minor pieces and rooks.
+    by_rooks: Bitboard,
+    /// Every piece, the king too.
+    all: Bitboard,
+}
+
+/// Ordering bonus for a queen, rook or minor piece leaving a square a cheaper piece attacks
+/// for one no cheaper piece attacks; the same malus for stepping into such an attack.
+const QUEEN_THREAT: i32 = 24_000;
+const ROOK_THREAT: i32 = 12_000;
+const MINOR_THREAT: i32 = 8_000;
+
+impl Threats {
+    /// The threats against the side to move in `pos`.
+    pub fn of(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let occupied = pos.occupied();
+        let by_pawns = pos.pieces(them, PieceKind::Pawn).pawn_attacks(them);
+        let mut by_minors = by_pawns;
+        for sq in pos.pieces(them, PieceKind::Knight) {
+            by_minors |= knight_attacks(sq);
+        }
+        for sq in pos.pieces(them, PieceKind::Bishop) {
+            by_minors |= bishop_attacks(sq, occupied);
+        }
+        let mut by_rooks = by_minors;
+        for sq in pos.pieces(them, PieceKind::Rook) {
+            by_rooks |= rook_attacks(sq, occupied);
+        }
+        let mut all = by_rooks | king_attacks(pos.king_square(them));
+        for sq in pos.pieces(them, PieceKind::Queen) {
+            all |= queen_attacks(sq, occupied);
+        }
+        Threats {
+            by_pawns,
+            by_minors,
+            by_rooks,
+            all,
+        }
+    }
+
+    /// The butterfly history's slice for `m`: whether its origin and its target are attacked.
+    #[inline]
+    pub fn index(&self, m: Move) -> usize {
+        2 * usize::from(self.all.contains(m.from())) + usize::from(self.all.contains(m.to()))
+    }
+
+    /// How much a quiet move of a `kind` piece does about cheaper attackers: plus its bonus for
+    /// leaving their attack for a square out of it, minus it for stepping into it.
+    #[inline]
+    pub fn escape_bonus(&self, kind: PieceKind, m: Move) -> i32 {
+        let (cheaper, bonus) = match kind {
+            PieceKind::Queen => (self.by_rooks, QUEEN_THREAT),
+            PieceKind::Rook => (self.by_minors, ROOK_THREAT),
+            PieceKind::Knight | PieceKind::Bishop => (self.by_pawns, MINOR_THREAT),
+            PieceKind::Pawn | PieceKind::King => return 0,
+        };
+        match (cheaper.contains(m.from()), cheaper.contains(m.to())) {
+            (true, false) => bonus,
+            (false, true) => -bonus,
+            _ => 0,
         }
     }
 }
@@ -230,7 +317,7 @@ pub fn see_at_least(pos: &Position, m: Move, threshold: i32) -> bool {
 }
 
 /// Scores every root move into `scores`, by the classes the picker hands moves out in, for the
-/// first iteration's sort.
+/// first iteration's sort (the root has no previous move, so no counter move).
 pub fn score_moves(
     pos: &Position,
     list: &MoveList,
@@ -238,10 +325,9 @@ pub fn score_moves(
     hash_move: Move,
     tables: &OrderingTables,
     killers: [Move; 2],
-    previous: Move,
+    threats: &Threats,
 ) {
     let side = pos.side_to_move();
-    let counter = tables.counter(previous);
     for (i, &m) in list.iter().enumerate() {
         scores[i] = if m == hash_move {
             HASH_MOVE
@@ -258,10 +344,8 @@ pub fn score_moves(
             KILLER_1
         } else if m == killers[1] {
             KILLER_2
-        } else if m == counter {
-            COUNTER_MOVE
         } else {
-            tables.history(side, m)
+            tables.history(side, m, threats)
         };
     }
 }
@@ -275,6 +359,41 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         let m = parse_coordinate(&pos, mv).unwrap();
         see_at_least(&pos, m, threshold)
+    }
+
+    #[test]
+    fn threats_reward_escaping_a_cheaper_attacker() {
+        // Black's pawn on e5 attacks the white knight on d4 (and f4); the rook on a8 attacks
+        // the a-file down to the white queen on a2.
+        let pos = Position::from_fen("r3k3/8/8/4p3/3N4/8/Q7/4K3 w - - 0 1").unwrap();
+        let threats = Threats::of(&pos);
+        let judge = |mv: &str| {
+            let m = parse_coordinate(&pos, mv).unwrap();
+            let kind = pos.piece_at(m.from()).unwrap().kind;
+            (threats.escape_bonus(kind, m), threats.index(m))
+        };
+        assert_eq!(judge("d4c6"), (MINOR_THREAT, 2));
+        assert_eq!(judge("d4f3"), (MINOR_THREAT, 2));
+        assert_eq!(judge("a2f2"), (QUEEN_THREAT, 2));
+        // Down the file the queen stays in the rook's reach.
+        assert_eq!(judge("a2a5"), (0, 3));
+        // The king is not moved by threats.
+        assert_eq!(judge("e1f1"), (0, 0));
+    }
+
+    #[test]
+    fn threats_punish_stepping_into_a_cheaper_attacker() {
+        let pos = Position::from_fen("4k3/8/8/4p3/8/8/8/2BRK3 w - - 0 1").unwrap();
+        let threats = Threats::of(&pos);
+        let judge = |mv: &str| {
+            let m = parse_coordinate(&pos, mv).unwrap();
+            let kind = pos.piece_at(m.from()).unwrap().kind;
+            (threats.escape_bonus(kind, m), threats.index(m))
+        };
+        assert_eq!(judge("c1f4"), (-MINOR_THREAT, 1));
+        assert_eq!(judge("d1d4"), (-ROOK_THREAT, 1));
+        assert_eq!(judge("d1d3"), (0, 0));
+        assert_eq!(judge("c1e3"), (0, 0));
     }
 
     #[test]

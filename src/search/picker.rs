@@ -2,14 +2,14 @@
 //! the node gets that far. Main search: the TT move (tested on its own, before any
 //! generation), captures winning or holding material by SEE (by victim, then attacker, moved
 //! by capture history), the killers and the counter move, quiet moves by butterfly and
-//! continuation histories, then losing captures and
-//! underpromotions. Quiescence: the TT move, then the captures that hold material by SEE (and,
+//! continuation histories and what they do about the opponent's threats, then losing
+//! captures and underpromotions. Quiescence: the TT move, then the captures that hold material by SEE (and,
 //! right after a null move, the quiet checks that keep their piece).
 
 use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
 use super::history::PieceTo;
-use super::ordering::{OrderingTables, mvv_lva, see_at_least};
+use super::ordering::{OrderingTables, Threats, mvv_lva, see_at_least};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -47,6 +47,10 @@ pub struct MovePicker {
     counter: Move,
     /// The (piece, target) of the moves one and two plies back, for continuation histories.
     continuation: [Option<PieceTo>; 2],
+    /// What the opponent attacks, for the quiet moves' order and the node's history reads;
+    /// found once the first quiet move is about to be handed out (most nodes cut before).
+    threats: Threats,
+    threats_known: bool,
     /// The stage's moves and their sort keys; `moves[next..end]` are still to be handed out.
     moves: MoveList,
     keys: [i32; 256],
@@ -66,6 +70,8 @@ impl Default for MovePicker {
             killers: [Move::NULL; 2],
             counter: Move::NULL,
             continuation: [None; 2],
+            threats: Threats::default(),
+            threats_known: false,
             moves: MoveList::new(),
             keys: [0; 256],
             next: 0,
@@ -84,13 +90,32 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         continuation: [Option<PieceTo>; 2],
+        threat_ordering: bool,
     ) {
         self.stage = Stage::TtMove;
         self.tt_move = tt_move;
         self.killers = killers;
         self.counter = counter;
         self.continuation = continuation;
+        // Without `Threat Ordering` the threats stay empty: one history slice, no bonus.
+        self.threats_known = !threat_ordering;
+        if !threat_ordering {
+            self.threats = Threats::default();
+        }
         self.handed.clear();
+    }
+
+    /// The threats against the side to move, known from the first quiet move handed out on.
+    pub fn threats(&self) -> &Threats {
+        debug_assert!(self.threats_known, "threats read before a quiet move");
+        &self.threats
+    }
+
+    fn know_threats(&mut self, pos: &Position) {
+        if !self.threats_known {
+            self.threats = Threats::of(pos);
+            self.threats_known = true;
+        }
     }
 
     /// Starts over for a quiescence node out of check: only captures and queen promotions,
@@ -114,6 +139,9 @@ impl MovePicker {
                 Stage::TtMove => {
                     self.stage = Stage::GenerateCaptures;
                     if is_playable(pos, self.tt_move) {
+                        if !self.tt_move.is_tactical() {
+                            self.know_threats(pos);
+                        }
                         self.handed.push(self.tt_move);
                         return Some(self.tt_move);
                     }
@@ -138,6 +166,7 @@ impl MovePicker {
                         }
                     }
                     self.stage = if self.stage == Stage::GoodCaptures {
+                        self.know_threats(pos);
                         Stage::FirstKiller
                     } else if self.checks {
                         self.generate_quiet_checks(pos);
@@ -296,7 +325,7 @@ impl MovePicker {
             self.keys[i] = if m.is_tactical() {
                 LOSING + mvv_lva(pos, m)
             } else {
-                tables.quiet_score(pos, m, &self.continuation)
+                tables.quiet_score(pos, m, &self.continuation, &self.threats)
             };
         }
         self.next = handed;
@@ -366,12 +395,13 @@ mod tests {
         for (n, pos) in positions.iter().enumerate() {
             let moves = all_moves(pos);
             let side = pos.side_to_move();
+            let threats = Threats::of(pos);
             let earlier = [
                 Some(PieceTo::new(Piece::new(!side, PieceKind::Knight), moves[0])),
                 None,
             ];
             for (i, &m) in moves.iter().enumerate() {
-                tables.update_history(side, m, (i as i32 * 37 % 11 - 5) * 100);
+                tables.update_history(side, m, &threats, (i as i32 * 37 % 11 - 5) * 100);
                 let depth = (i % 9) as i32;
                 let reward = (params.history_bonus(depth), params.history_malus(depth));
                 if m.is_tactical() {
@@ -383,7 +413,7 @@ mod tests {
                         .collect();
                     tables.reward_captures(pos, reward, Some(m), &tried);
                 } else if i % 4 == 0 {
-                    tables.reward_quiet(pos, reward, m, &[], &earlier);
+                    tables.reward_quiet(pos, reward, m, &[], &earlier, &threats);
                 }
             }
             // Hints from this position (playable) and from another one (mostly not).
@@ -402,7 +432,7 @@ mod tests {
                 ];
                 let counter = pick(&moves, k * 11 + 3).unwrap_or(Move::NULL);
                 let mut picker = MovePicker::default();
-                picker.reset_main(tt, killers, counter, earlier);
+                picker.reset_main(tt, killers, counter, earlier, true);
                 let order = drain(&mut picker, pos, &tables);
 
                 let mut sorted_order = order.clone();
@@ -433,8 +463,8 @@ mod tests {
                             ),
                             5 => assert!(mvv_lva(pos, a) >= mvv_lva(pos, b)),
                             4 => assert!(
-                                tables.quiet_score(pos, a, &earlier)
-                                    >= tables.quiet_score(pos, b, &earlier)
+                                tables.quiet_score(pos, a, &earlier, &threats)
+                                    >= tables.quiet_score(pos, b, &earlier, &threats)
                             ),
                             _ => {}
                         }

@@ -175,7 +175,7 @@ mod tests {
         let all = features(&options);
         assert_eq!(all[..USER_FEATURES.len()], USER_FEATURES);
         assert_eq!(
-            all[USER_FEATURES.len()..USER_FEATURES.len() + 23],
+            all[USER_FEATURES.len()..USER_FEATURES.len() + 24],
             [
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
@@ -196,6 +196,7 @@ mod tests {
                 "ProbCut -check 1",
                 "TT Eval -check 1",
                 "TT PV -check 0",
+                "Threat Ordering -check 0",
                 "Adaptive Time -check 1",
                 "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
                 "Search Driver -combo *Recursive /// Iterative",
@@ -204,7 +205,7 @@ mod tests {
         );
         assert_eq!(
             all.len(),
-            USER_FEATURES.len() + 23 + crate::engine::options::TUNABLES.len()
+            USER_FEATURES.len() + 24 + crate::engine::options::TUNABLES.len()
         );
         set(&mut options, "Futility", Some("0")).unwrap();
         set(&mut options, "IID", Some("Off")).unwrap();

@@ -13,7 +13,7 @@ use crate::board::{Move, MoveList, Position};
 
 use super::history::PieceTo;
 use super::limit::Iteration;
-use super::ordering::{OrderingTables, score_moves};
+use super::ordering::{OrderingTables, Threats, score_moves};
 use super::score::{INFINITY, MAX_PLY, is_decisive};
 use super::stack::SearchStack;
 use super::tt::TranspositionTable;
@@ -220,6 +220,11 @@ impl<'a> ThreadSearch<'a> {
             .probe(self.root.key(), 0)
             .map_or(Move::NULL, |h| h.best_move);
         let mut scores = [0i32; 256];
+        let threats = if self.features.threat_ordering {
+            Threats::of(&self.root)
+        } else {
+            Threats::default()
+        };
         score_moves(
             &self.root,
             allowed,
@@ -227,7 +232,7 @@ impl<'a> ThreadSearch<'a> {
             hash_move,
             self.tables,
             self.stack[0].killers,
-            Move::NULL,
+            &threats,
         );
         let mut moves: Vec<RootMove> = allowed
             .iter()

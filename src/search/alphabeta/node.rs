@@ -908,9 +908,13 @@ impl ThreadSearch<'_> {
         pass.limits = PruningLimits::new(&self.features, depth, facts.improving, node.eval);
         let frame = &mut self.stack[ply];
         let killers = frame.killers;
-        frame
-            .picker
-            .reset_main(facts.tt_move, killers, pass.counter, pass.continuation);
+        frame.picker.reset_main(
+            facts.tt_move,
+            killers,
+            pass.counter,
+            pass.continuation,
+            self.features.threat_ordering,
+        );
         frame.quiet_count = 0;
         frame.capture_count = 0;
         node.pass = pass;
@@ -1075,7 +1079,8 @@ impl ThreadSearch<'_> {
             if self.stack[ply].is_killer(m) || m == pass.counter {
                 reduction -= 1;
             }
-            let history = self.tables.history(pos.side_to_move(), m) + continuation_score;
+            let threats = self.stack[ply].picker.threats();
+            let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
             reduction -= history_plies(history, self.features.params.lmr_history_divisor);
         }
         reduction
@@ -1190,6 +1195,7 @@ impl ThreadSearch<'_> {
                             m,
                             frame.quiets_tried(),
                             &pass.continuation,
+                            frame.picker.threats(),
                         );
                         self.tables
                             .reward_captures(pos, reward, None, frame.captures_tried());
@@ -1350,9 +1356,13 @@ impl ThreadSearch<'_> {
         let frame = &mut self.stack[ply];
         if in_check {
             let killers = frame.killers;
-            frame
-                .picker
-                .reset_main(tt_move, killers, Move::NULL, continuation);
+            frame.picker.reset_main(
+                tt_move,
+                killers,
+                Move::NULL,
+                continuation,
+                self.features.threat_ordering,
+            );
         } else if node.kind == ChildKind::NullMove {
             // Straight after a pass: a mate threat is a quiet check, which plain quiescence
             // would not see, and the null move would cut on it.

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 23] = [
+const LAB: [&str; 24] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -77,6 +77,7 @@ const LAB: [&str; 23] = [
     "ProbCut",
     "TT Eval",
     "TT PV",
+    "Threat Ordering",
     "Adaptive Time",
     "IID",
     "Search Driver",
