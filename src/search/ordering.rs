@@ -361,17 +361,22 @@ mod tests {
         see_at_least(&pos, m, threshold)
     }
 
+    /// A move of `fen` by its escape bonus and its butterfly slice.
+    fn threat_judge(fen: &str) -> impl Fn(&str) -> (i32, usize) {
+        let pos = Position::from_fen(fen).unwrap();
+        let threats = Threats::of(&pos);
+        move |mv| {
+            let m = parse_coordinate(&pos, mv).unwrap();
+            let kind = pos.piece_at(m.from()).unwrap().kind;
+            (threats.escape_bonus(kind, m), threats.index(m))
+        }
+    }
+
     #[test]
     fn threats_reward_escaping_a_cheaper_attacker() {
         // Black's pawn on e5 attacks the white knight on d4 (and f4); the rook on a8 attacks
         // the a-file down to the white queen on a2.
-        let pos = Position::from_fen("r3k3/8/8/4p3/3N4/8/Q7/4K3 w - - 0 1").unwrap();
-        let threats = Threats::of(&pos);
-        let judge = |mv: &str| {
-            let m = parse_coordinate(&pos, mv).unwrap();
-            let kind = pos.piece_at(m.from()).unwrap().kind;
-            (threats.escape_bonus(kind, m), threats.index(m))
-        };
+        let judge = threat_judge("r3k3/8/8/4p3/3N4/8/Q7/4K3 w - - 0 1");
         assert_eq!(judge("d4c6"), (MINOR_THREAT, 2));
         assert_eq!(judge("d4f3"), (MINOR_THREAT, 2));
         assert_eq!(judge("a2f2"), (QUEEN_THREAT, 2));
@@ -383,13 +388,7 @@ mod tests {
 
     #[test]
     fn threats_punish_stepping_into_a_cheaper_attacker() {
-        let pos = Position::from_fen("4k3/8/8/4p3/8/8/8/2BRK3 w - - 0 1").unwrap();
-        let threats = Threats::of(&pos);
-        let judge = |mv: &str| {
-            let m = parse_coordinate(&pos, mv).unwrap();
-            let kind = pos.piece_at(m.from()).unwrap().kind;
-            (threats.escape_bonus(kind, m), threats.index(m))
-        };
+        let judge = threat_judge("4k3/8/8/4p3/8/8/8/2BRK3 w - - 0 1");
         assert_eq!(judge("c1f4"), (-MINOR_THREAT, 1));
         assert_eq!(judge("d1d4"), (-ROOK_THREAT, 1));
         assert_eq!(judge("d1d3"), (0, 0));
