@@ -1,6 +1,7 @@
 //! The history tables a search thread learns from its cutoffs, each a small type over one flat
-//! array of `i16`: butterfly (side, whether origin and target are attacked, from, to), continuation ((piece, to) of a move one or two
-//! plies back, then this move's piece and target) and capture (piece, target, captured kind).
+//! array of `i16`: butterfly (side, whether origin and target are attacked, from, to),
+//! continuation ((piece, to) of a move one or two plies back, then this move's piece and
+//! target) and capture (piece, target, captured kind).
 //! The eval's correction tables are in `correction.rs`.
 
 use crate::board::{Color, Move, MoveKind, Piece, PieceKind, Position};

@@ -3,8 +3,8 @@
 //! generation), captures winning or holding material by SEE (by victim, then attacker, moved
 //! by capture history), the killers and the counter move, quiet moves by butterfly and
 //! continuation histories and what they do about the opponent's threats, then losing
-//! captures and underpromotions. Quiescence: the TT move, then the captures that hold material by SEE (and,
-//! right after a null move, the quiet checks that keep their piece).
+//! captures and underpromotions. Quiescence: the TT move, then the captures that hold
+//! material by SEE (and, right after a null move, the quiet checks that keep their piece).
 
 use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
