@@ -110,6 +110,57 @@ struct Wine {
     exe: PathBuf,
 }
 
+/// A wineserver kept up for the prefix while the test runs, and stopped when it ends.
+/// Otherwise each Wine process meets the server the last one left behind, which shuts down
+/// a few seconds after its last client; once, under the loaded suite, the UCI session
+/// started right after `bench` got no `uciok` within 90 s, and a start in that moment is
+/// the likely cause.
+struct WineServer {
+    program: PathBuf,
+    prefix: PathBuf,
+}
+
+impl WineServer {
+    /// Starts the server for `prefix` (an empty folder is enough: the first Wine process fills
+    /// it) to stay up 60 s past its last client, in case the guard never runs.
+    fn start(wine64: &Path, prefix: &Path) -> WineServer {
+        let beside = wine64.with_file_name("wineserver");
+        let program = if beside.is_file() {
+            beside
+        } else {
+            PathBuf::from("wineserver")
+        };
+        std::fs::create_dir_all(prefix).expect("create the Wine prefix folder");
+        // The server goes to the background holding whatever output it was given: with
+        // pipes, waiting for their end would wait for the server.
+        let status = Command::new(&program)
+            .arg("-p60")
+            .env("WINEPREFIX", prefix)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("wineserver: cannot start: {e}"));
+        assert!(status.success(), "wineserver -p60 failed ({status})");
+        WineServer {
+            program,
+            prefix: prefix.to_path_buf(),
+        }
+    }
+}
+
+impl Drop for WineServer {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.program)
+            .arg("-k")
+            .env("WINEPREFIX", &self.prefix)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
 impl Wine {
     fn command(&self) -> Command {
         let mut command = Command::new(&self.wine64);
@@ -188,6 +239,7 @@ fn the_windows_build_plays_under_wine() {
         prefix: dir.join("prefix"),
         exe,
     };
+    let _server = WineServer::start(&wine.wine64, &wine.prefix);
 
     // --version, and lines end in a bare line feed.
     let out = run("ironwood.exe --version", wine.command().arg("--version"));
