@@ -131,33 +131,35 @@ impl WineServer {
             PathBuf::from("wineserver")
         };
         std::fs::create_dir_all(prefix).expect("create the Wine prefix folder");
-        // The server goes to the background holding whatever output it was given: with
-        // pipes, waiting for their end would wait for the server.
-        let status = Command::new(&program)
-            .arg("-p60")
-            .env("WINEPREFIX", prefix)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+        let server = WineServer {
+            program,
+            prefix: prefix.to_path_buf(),
+        };
+        let status = server
+            .command("-p60")
             .status()
             .unwrap_or_else(|e| panic!("wineserver: cannot start: {e}"));
         assert!(status.success(), "wineserver -p60 failed ({status})");
-        WineServer {
-            program,
-            prefix: prefix.to_path_buf(),
-        }
+        server
+    }
+
+    /// `wineserver FLAG` for the prefix. The server goes to the background holding whatever
+    /// output it was given, so it gets none: waiting for a pipe's end would wait for it.
+    fn command(&self, flag: &str) -> Command {
+        let mut command = Command::new(&self.program);
+        command
+            .arg(flag)
+            .env("WINEPREFIX", &self.prefix)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command
     }
 }
 
 impl Drop for WineServer {
     fn drop(&mut self) {
-        let _ = Command::new(&self.program)
-            .arg("-k")
-            .env("WINEPREFIX", &self.prefix)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        let _ = self.command("-k").status();
     }
 }
 
