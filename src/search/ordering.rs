@@ -3,7 +3,7 @@
 //! take their moves in order from the staged picker (`picker.rs`).
 
 use crate::board::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
@@ -77,10 +77,10 @@ impl OrderingTables {
         let side = pos.side_to_move();
         let piece = pos.piece_at(m.from());
         let now = piece.map(|p| PieceTo::new(p, m));
-        let escape = piece.map_or(0, |p| threats.escape_bonus(p.kind, m));
+        let bonus = piece.map_or(0, |p| threats.quiet_bonus(p.kind, m));
         self.butterfly.get(side, m, threats.index(m))
             + self.continuation_score(now, continuation)
-            + escape
+            + bonus
     }
 
     /// How promising a capture or promotion is: MVV-LVA, moved by its capture history.
@@ -153,6 +153,8 @@ impl OrderingTables {
 /// attacked by a cheaper one is in danger where it stands and should not go where one
 /// attacks. The butterfly history learns apart by whether a move's origin and target are
 /// attacked at all (Ethereal's threat-indexed history), the picker orders by the danger.
+/// With them, the squares where a piece of the side to move would check the other king, so
+/// that quiet checks come first among quiet moves of like history.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Threats {
     by_pawns: Bitboard,
@@ -162,6 +164,9 @@ pub struct Threats {
     by_rooks: Bitboard,
     /// Every piece, the king too.
     all: Bitboard,
+    /// By `PieceKind::index`: where a piece of ours of that kind gives check (none for the
+    /// king).
+    checks: [Bitboard; 6],
 }
 
 /// Ordering bonus for a queen, rook or minor piece leaving a square a cheaper piece attacks
@@ -169,6 +174,8 @@ pub struct Threats {
 const QUEEN_THREAT: i32 = 24_000;
 const ROOK_THREAT: i32 = 12_000;
 const MINOR_THREAT: i32 = 8_000;
+/// Ordering bonus for a quiet move that checks directly.
+const CHECK_BONUS: i32 = 8_000;
 
 impl Threats {
     /// The threats against the side to move in `pos`.
@@ -187,15 +194,27 @@ impl Threats {
         for sq in pos.pieces(them, PieceKind::Rook) {
             by_rooks |= rook_attacks(sq, occupied);
         }
-        let mut all = by_rooks | king_attacks(pos.king_square(them));
+        let king = pos.king_square(them);
+        let mut all = by_rooks | king_attacks(king);
         for sq in pos.pieces(them, PieceKind::Queen) {
             all |= queen_attacks(sq, occupied);
         }
+        let diagonal = bishop_attacks(king, occupied);
+        let straight = rook_attacks(king, occupied);
+        let checks = [
+            pawn_attacks(them, king),
+            knight_attacks(king),
+            diagonal,
+            straight,
+            diagonal | straight,
+            Bitboard::EMPTY,
+        ];
         Threats {
             by_pawns,
             by_minors,
             by_rooks,
             all,
+            checks,
         }
     }
 
@@ -205,10 +224,22 @@ impl Threats {
         2 * usize::from(self.all.contains(m.from())) + usize::from(self.all.contains(m.to()))
     }
 
+    /// The picker's bonus for a quiet move of a `kind` piece: for a direct check, and for
+    /// what it does about cheaper attackers (`escape_bonus`).
+    #[inline]
+    pub fn quiet_bonus(&self, kind: PieceKind, m: Move) -> i32 {
+        let check = if self.checks[kind.index()].contains(m.to()) {
+            CHECK_BONUS
+        } else {
+            0
+        };
+        check + self.escape_bonus(kind, m)
+    }
+
     /// How much a quiet move of a `kind` piece does about cheaper attackers: plus its bonus for
     /// leaving their attack for a square out of it, minus it for stepping into it.
     #[inline]
-    pub fn escape_bonus(&self, kind: PieceKind, m: Move) -> i32 {
+    fn escape_bonus(&self, kind: PieceKind, m: Move) -> i32 {
         let (cheaper, bonus) = match kind {
             PieceKind::Queen => (self.by_rooks, QUEEN_THREAT),
             PieceKind::Rook => (self.by_minors, ROOK_THREAT),
@@ -393,6 +424,24 @@ mod tests {
         assert_eq!(judge("d1d4"), (-ROOK_THREAT, 1));
         assert_eq!(judge("d1d3"), (0, 0));
         assert_eq!(judge("c1e3"), (0, 0));
+    }
+
+    #[test]
+    fn threats_know_the_squares_a_quiet_move_checks_from() {
+        // Black's king on e8 behind an open e-file and diagonals; white pawn d6 can go d7.
+        let pos = Position::from_fen("4k3/8/3P4/8/8/8/8/1B1QK1NR w - - 0 1").unwrap();
+        let threats = Threats::of(&pos);
+        let bonus = |mv: &str| {
+            let m = parse_coordinate(&pos, mv).unwrap();
+            threats.quiet_bonus(pos.piece_at(m.from()).unwrap().kind, m)
+        };
+        assert_eq!(bonus("d6d7"), CHECK_BONUS);
+        assert_eq!(bonus("b1g6"), CHECK_BONUS);
+        assert_eq!(bonus("d1a4"), CHECK_BONUS);
+        assert_eq!(bonus("d1d5"), 0);
+        assert_eq!(bonus("g1f3"), 0);
+        assert_eq!(bonus("h1h8"), CHECK_BONUS);
+        assert_eq!(bonus("e1f2"), 0);
     }
 
     #[test]
