@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 49] = [
+pub(crate) const OPTIONS: [EngineOption; 51] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -679,8 +679,10 @@ pub(crate) const OPTIONS: [EngineOption; 49] = [
     switch!("Late Move Pruning", late_move_pruning),
     switch!("Recapture Extension", recapture_extension),
     switch!("Aspiration Windows", aspiration),
+    switch!("Fail High Reduction", fail_high_reduction),
     switch!("SEE Pruning", see_pruning),
     switch!("History Pruning", history_pruning),
+    switch!("Capture Futility", capture_futility),
     switch!("Singular Extensions", singular_extensions),
     switch!("Double Extensions", double_extensions),
     switch!("Razoring", razoring),

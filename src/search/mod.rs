@@ -76,6 +76,9 @@ pub struct SearchFeatures {
     pub see_pruning: bool,
     /// Skip late quiet moves with poor continuation history near the leaves.
     pub history_pruning: bool,
+    /// Skip captures near the leaves that cannot reach alpha even with their victim and a
+    /// margin on top of the static eval.
+    pub capture_futility: bool,
     /// Singular extensions of the TT move, with multi-cut and the negative extension.
     pub singular_extensions: bool,
     /// A singular move far below the singular bound gets two plies (capped per line).
@@ -92,6 +95,9 @@ pub struct SearchFeatures {
     /// non-pawn pieces of each side and the same last two moves.
     pub correction_history: bool,
     pub probcut: bool,
+    /// An aspiration re-search after the root failed high goes a ply shallower per fail
+    /// high in a row (at least one ply).
+    pub fail_high_reduction: bool,
     /// Pruning reads the table's score instead of the static eval where its bound allows.
     pub tt_eval: bool,
     /// Positions once on the principal variation (the table remembers) are reduced a ply
@@ -180,6 +186,8 @@ impl Default for SearchFeatures {
             // Off: undecided in self-play or not yet played; `adaptive_time` is on, ahead in
             // self-play though its SPRT was stopped undecided (docs/search.md).
             history_pruning: false,
+            capture_futility: false,
+            fail_high_reduction: false,
             correction_history: false,
             tt_pv: false,
             threat_ordering: false,

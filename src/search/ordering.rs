@@ -258,7 +258,7 @@ pub fn piece_value(kind: PieceKind) -> i32 {
     PIECE_VALUES[kind.index()]
 }
 
-fn captured_kind(pos: &Position, m: Move) -> PieceKind {
+pub fn captured_kind(pos: &Position, m: Move) -> PieceKind {
     if m.kind() == crate::board::MoveKind::EnPassant {
         PieceKind::Pawn
     } else {

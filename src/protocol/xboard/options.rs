@@ -175,7 +175,7 @@ mod tests {
         let all = features(&options);
         assert_eq!(all[..USER_FEATURES.len()], USER_FEATURES);
         assert_eq!(
-            all[USER_FEATURES.len()..USER_FEATURES.len() + 24],
+            all[USER_FEATURES.len()..USER_FEATURES.len() + 26],
             [
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
@@ -184,8 +184,10 @@ mod tests {
                 "Late Move Pruning -check 1",
                 "Recapture Extension -check 1",
                 "Aspiration Windows -check 1",
+                "Fail High Reduction -check 0",
                 "SEE Pruning -check 1",
                 "History Pruning -check 0",
+                "Capture Futility -check 0",
                 "Singular Extensions -check 1",
                 "Double Extensions -check 1",
                 "Razoring -check 1",
@@ -205,7 +207,7 @@ mod tests {
         );
         assert_eq!(
             all.len(),
-            USER_FEATURES.len() + 24 + crate::engine::options::TUNABLES.len()
+            USER_FEATURES.len() + 26 + crate::engine::options::TUNABLES.len()
         );
         set(&mut options, "Futility", Some("0")).unwrap();
         set(&mut options, "IID", Some("Off")).unwrap();

@@ -557,6 +557,7 @@ impl<'a> ThreadSearch<'a> {
         start: Instant,
     ) -> i32 {
         let mut delta = self.features.params.aspiration_window;
+        let mut fail_highs = 0;
         let (mut alpha, mut beta) =
             if self.features.aspiration && depth >= 5 && !is_decisive(anchor_score) {
                 (anchor_score - delta, anchor_score + delta)
@@ -601,15 +602,20 @@ impl<'a> ThreadSearch<'a> {
                     }
                 }
             };
-            let s = self.search_root(moves, depth as i32, alpha, beta, &mut report);
+            let searched_depth = (depth as i32 - fail_highs).max(1);
+            let s = self.search_root(moves, searched_depth, alpha, beta, &mut report);
             if self.stopped {
                 return s;
             }
             if s <= alpha && alpha > -INFINITY {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INFINITY);
+                fail_highs = 0;
             } else if s >= beta && beta < INFINITY {
                 beta = (s + delta).min(INFINITY);
+                // A root that fails high is likely better than the window thought; its
+                // re-search can afford a ply less each time, and a fail low restores it.
+                fail_highs += i32::from(self.features.fail_high_reduction);
             } else {
                 return s;
             }

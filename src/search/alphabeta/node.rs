@@ -6,7 +6,7 @@
 use crate::board::{CastlingRights, Move, PieceKind, Position, count_legal_moves, is_playable};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::PieceTo;
-use crate::search::ordering::{piece_value, see_at_least};
+use crate::search::ordering::{captured_kind, piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND, is_decisive};
 use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
@@ -113,6 +113,9 @@ struct PruningLimits {
     quiet: QuietLimits,
     /// SEE pruning: tactical moves that lose more than this; `None`: off.
     see_tactical: Option<i32>,
+    /// Capture futility: a capture whose victim's value added to this cannot reach alpha;
+    /// `None`: off.
+    capture_futility: Option<i32>,
 }
 
 impl PruningLimits {
@@ -120,6 +123,7 @@ impl PruningLimits {
         late_quiets: i32::MAX,
         quiet: QuietLimits::OFF,
         see_tactical: None,
+        capture_futility: None,
     };
 
     fn new(features: &SearchFeatures, depth: i32, improving: bool, eval: i32) -> PruningLimits {
@@ -133,6 +137,11 @@ impl PruningLimits {
             quiet: QuietLimits::new(features, depth, eval),
             see_tactical: (features.see_pruning && depth <= params.see_pruning_max_depth)
                 .then_some(-params.see_tactical_margin * depth),
+            capture_futility: (features.capture_futility
+                && depth <= params.capture_futility_max_depth)
+                .then_some(
+                    eval + params.capture_futility_base + params.capture_futility_margin * depth,
+                ),
         }
     }
 }
@@ -976,6 +985,17 @@ impl ThreadSearch<'_> {
                     && (self.stack[ply].quiet_count as i32 >= limits.late_quiets
                         || quiet_limits.futility <= a
                         || continuation_score < quiet_limits.history)
+                {
+                    continue;
+                }
+                // A capture that wins its victim and a margin still short of alpha (a
+                // promotion is left to SEE pruning: its gain is the new piece).
+                if !quiet
+                    && m.is_capture()
+                    && m.promotion().is_none()
+                    && limits
+                        .capture_futility
+                        .is_some_and(|limit| limit + piece_value(captured_kind(pos, m)) <= a)
                 {
                     continue;
                 }

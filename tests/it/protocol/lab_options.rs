@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 24] = [
+const LAB: [&str; 26] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -65,8 +65,10 @@ const LAB: [&str; 24] = [
     "Late Move Pruning",
     "Recapture Extension",
     "Aspiration Windows",
+    "Fail High Reduction",
     "SEE Pruning",
     "History Pruning",
+    "Capture Futility",
     "Singular Extensions",
     "Double Extensions",
     "Razoring",

@@ -108,6 +108,8 @@ fn both_drivers_search_the_same_tree_on_perft_positions() {
 fn every_switch_on() -> SearchFeatures {
     SearchFeatures {
         history_pruning: true,
+        capture_futility: true,
+        fail_high_reduction: true,
         singular_extensions: true,
         double_extensions: true,
         razoring: true,

@@ -224,9 +224,11 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
     // Each toggle adds to the classic set (the seeds' IID, null move, reductions, futility)
     // and the histories, whatever the defaults are; the last one is today's defaults.
-    let toggles: [Toggle; 12] = [
+    let toggles: [Toggle; 14] = [
         ("none of them", |_| {}),
         ("history pruning", |f| f.history_pruning = true),
+        ("capture futility", |f| f.capture_futility = true),
+        ("fail high reduction", |f| f.fail_high_reduction = true),
         ("singular extensions", |f| f.singular_extensions = true),
         ("double extensions", |f| {
             f.singular_extensions = true;
