@@ -239,6 +239,20 @@ impl<S: DrivenSession> Harness<S> {
         }
     }
 
+    /// A random moment for the real search's reports to cross the next line, then hands
+    /// over those that arrived: mostly up to 1.5 ms (a GUI's next line takes that long or
+    /// longer), one time in four until the search is idle (at most 50 ms, as an infinite
+    /// search never is), so that searches end between random lines as well as being cut
+    /// short even on a machine too loaded to finish one in 1.5 ms.
+    pub(crate) fn pause_then_deliver(&mut self, rng: &mut impl rand::Rng) {
+        if rng.gen_ratio(1, 4) {
+            self.session.engine().wait_idle(Duration::from_millis(50));
+        } else {
+            std::thread::sleep(Duration::from_micros(rng.gen_range(0..1500)));
+        }
+        self.deliver_arrived();
+    }
+
     /// Hands the real search's reports to the session until it writes a line for which
     /// `done` holds; every line written up to that one.
     pub(crate) fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
@@ -261,10 +275,4 @@ impl<S: DrivenSession> Harness<S> {
             }
         }
     }
-}
-
-/// Up to 1.5 ms for the search thread to get on (a GUI's next line takes that long or
-/// longer), so that searches end between random lines as well as being cut short.
-pub(crate) fn pause(rng: &mut impl rand::Rng) {
-    std::thread::sleep(Duration::from_micros(rng.gen_range(0..1500)));
 }

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::board::{Move, parse_move};
-use crate::protocol::harness::{drive_session, pause};
+use crate::protocol::harness::drive_session;
 use crate::search::worker::Recorded;
 use crate::search::{SearchParams, TimeLimit};
 
@@ -478,8 +478,7 @@ fn random_interleavings_answer_every_go_once_and_every_isready() {
         };
         assert_eq!(h.send(&line), Flow::Continue);
         if rng.gen_bool(0.5) {
-            pause(&mut rng);
-            h.deliver_arrived();
+            h.pause_then_deliver(&mut rng);
         }
         let out = h.output();
         referee.read(out);

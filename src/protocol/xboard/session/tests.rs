@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use super::*;
 use crate::board::parse_move;
-use crate::protocol::harness::{drive_session, pause};
+use crate::protocol::harness::drive_session;
 use crate::search::worker::Recorded;
 use crate::search::{MATE, TimeLimit};
 
@@ -619,8 +619,7 @@ fn random_interleavings_lose_no_move_and_answer_every_ping_in_order() {
                 }
                 referee.read(out);
                 if rng.gen_bool(0.5) {
-                    pause(&mut rng);
-                    h.deliver_arrived();
+                    h.pause_then_deliver(&mut rng);
                 }
                 let out = h.output();
                 referee.read(out);
@@ -629,8 +628,7 @@ fn random_interleavings_lose_no_move_and_answer_every_ping_in_order() {
         };
         assert_eq!(h.send(&line), Flow::Continue);
         if rng.gen_bool(0.5) {
-            pause(&mut rng);
-            h.deliver_arrived();
+            h.pause_then_deliver(&mut rng);
         }
         let out = h.output();
         referee.read(out);
