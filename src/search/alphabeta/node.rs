@@ -1404,8 +1404,7 @@ impl ThreadSearch<'_> {
             if !in_check && m.is_tactical() {
                 // Q4. Delta pruning: even winning the piece cannot lift us to alpha.
                 let gain = if m.is_capture() {
-                    pos.piece_at(m.to())
-                        .map_or(piece_value(PieceKind::Pawn), |p| piece_value(p.kind))
+                    piece_value(captured_kind(pos, m))
                 } else {
                     0
                 } + m
