@@ -131,6 +131,7 @@ async def play_game(white, black, names, fen: str, ponder: bool = False):
     clocks = {chess.WHITE: BASE, chess.BLACK: BASE}
     engines = {chess.WHITE: white, chess.BLACK: black}
     faults: List[str] = []
+    flagged: Optional[chess.Color] = None
     least = BASE
     for engine in (white, black):
         await engine.ping()
@@ -149,6 +150,7 @@ async def play_game(white, black, names, fen: str, ponder: bool = False):
         clocks[side] -= used
         if clocks[side] < -MARGIN:
             faults.append(f"{names[side]} lost on time ({clocks[side] * 1000:.0f} ms) at ply {board.ply()}")
+            flagged = side
             break
         least = min(least, clocks[side]) if names[side].startswith("ironwood") else least
         clocks[side] += INC
@@ -157,7 +159,14 @@ async def play_game(white, black, names, fen: str, ponder: bool = False):
             break
         board.push(result.move)
     outcome = board.outcome(claim_draw=True)
-    text = outcome.result() if outcome else ("*" if faults else f"unfinished at {MAX_PLIES} plies")
+    if outcome:
+        text = outcome.result()
+    elif flagged is not None:
+        # A loss on time is a result: the opponent's (a loaded machine starves it too) is
+        # Ironwood's win, not a fault of Ironwood's.
+        text = "0-1" if flagged == chess.WHITE else "1-0"
+    else:
+        text = "*" if faults else f"unfinished at {MAX_PLIES} plies"
     return text, faults, least, board.ply()
 
 
