@@ -10,7 +10,7 @@ use crate::board::Color;
 use crate::nnue::{self, Activation, InputTransform, SCALE};
 use crate::tools::corpus::filter::Filter;
 use crate::tools::corpus::manifest::read_games;
-use network::{FloatNetwork, Shape, white_features};
+use network::{FloatNetwork, Shape, WEIGHT_LIMIT, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -364,6 +364,10 @@ struct Adam {
     steps: i32,
 }
 
+/// Parameters per block of the step: the chunks' gradients for a block are summed in a
+/// buffer that stays in the first-level cache.
+const STEP_BLOCK: usize = 2048;
+
 impl Adam {
     const BETA1: f32 = 0.9;
     const BETA2: f32 = 0.999;
@@ -377,33 +381,73 @@ impl Adam {
         }
     }
 
-    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+    /// One step on the sum of `chunks` (the chunks' gradients, added in chunk order), then
+    /// the weights below `clip_end` clipped to `WEIGHT_LIMIT`. The parameters are cut into
+    /// one range per thread; every parameter sees the same operations in the same order
+    /// as on one thread, so the network does not depend on the number of threads.
+    fn step(
+        &mut self,
+        params: &mut [f32],
+        chunks: &[Vec<f32>],
+        lr: f32,
+        clip_end: usize,
+        threads: usize,
+    ) {
         self.steps += 1;
         let c1 = 1.0 - Adam::BETA1.powi(self.steps);
         let c2 = 1.0 - Adam::BETA2.powi(self.steps);
-        for (((p, g), m), v) in params
-            .iter_mut()
-            .zip(grad)
-            .zip(&mut self.m)
-            .zip(&mut self.v)
-        {
-            *m = Adam::BETA1 * *m + (1.0 - Adam::BETA1) * g;
-            *v = Adam::BETA2 * *v + (1.0 - Adam::BETA2) * g * g;
-            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
-        }
+        let range = params
+            .len()
+            .div_ceil(threads.max(1))
+            .next_multiple_of(STEP_BLOCK);
+        std::thread::scope(|scope| {
+            let parts = params
+                .chunks_mut(range)
+                .zip(self.m.chunks_mut(range))
+                .zip(self.v.chunks_mut(range))
+                .enumerate();
+            for (part, ((params, m), v)) in parts {
+                scope.spawn(move || {
+                    let start = part * range;
+                    let mut sum = [0.0f32; STEP_BLOCK];
+                    let blocks = params
+                        .chunks_mut(STEP_BLOCK)
+                        .zip(m.chunks_mut(STEP_BLOCK))
+                        .zip(v.chunks_mut(STEP_BLOCK));
+                    for (block, ((params, m), v)) in blocks.enumerate() {
+                        let at = start + block * STEP_BLOCK;
+                        let g = &mut sum[..params.len()];
+                        g.fill(0.0);
+                        for chunk in chunks {
+                            for (g, c) in g.iter_mut().zip(&chunk[at..at + params.len()]) {
+                                *g += c;
+                            }
+                        }
+                        for (((p, g), m), v) in params.iter_mut().zip(&*g).zip(m).zip(v) {
+                            *m = Adam::BETA1 * *m + (1.0 - Adam::BETA1) * g;
+                            *v = Adam::BETA2 * *v + (1.0 - Adam::BETA2) * g * g;
+                            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
+                        }
+                        let clipped = clip_end.saturating_sub(at).min(params.len());
+                        for w in &mut params[..clipped] {
+                            *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
+                        }
+                    }
+                });
+            }
+        });
     }
 }
 
-/// Gradient and loss of one batch at `lambda`, chunk by chunk over `threads`, summed in
-/// chunk order.
-fn batch_gradient(
+/// Loss of one batch at `lambda`, and the gradient of each chunk of it into `buffers`,
+/// chunk by chunk over `threads`; returns the chunks' buffers used.
+fn batch_gradient<'a>(
     net: &FloatNetwork,
     batch: &[&Sample],
     lambda: f32,
     threads: usize,
-    buffers: &mut [Vec<f32>],
-    total: &mut [f32],
-) -> f64 {
+    buffers: &'a mut [Vec<f32>],
+) -> (f64, &'a [Vec<f32>]) {
     let weight = 1.0 / batch.len() as f32;
     let chunks: Vec<&[&Sample]> = batch.chunks(CHUNK).collect();
     let mut losses = vec![0.0f64; chunks.len()];
@@ -424,13 +468,7 @@ fn batch_gradient(
             });
         }
     });
-    total.iter_mut().for_each(|g| *g = 0.0);
-    for buffer in used.iter() {
-        for (t, g) in total.iter_mut().zip(buffer) {
-            *t += g;
-        }
-    }
-    losses.iter().sum::<f64>() / batch.len() as f64
+    (losses.iter().sum::<f64>() / batch.len() as f64, used)
 }
 
 /// The validation loss at `lambda` over `threads`.
@@ -568,7 +606,6 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     let threads = config.threads.max(1);
     let batch_size = config.batch.max(1);
     let mut buffers = vec![vec![0.0f32; net.params.len()]; batch_size.div_ceil(CHUNK)];
-    let mut grad = vec![0.0f32; net.params.len()];
     let mut order: Vec<usize> = (0..data.train.len()).collect();
     let mut best: Option<(f64, usize)> = None;
     let batches = order.len().div_ceil(batch_size);
@@ -584,10 +621,10 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
             let step = (epoch - 1) * batches + b;
             lr = learning_rate(config, epoch, step, total_steps);
             let lambda = lambda_at(config, step, total_steps);
-            let batch_loss = batch_gradient(&net, &batch, lambda, threads, &mut buffers, &mut grad);
+            let (batch_loss, chunks) = batch_gradient(&net, &batch, lambda, threads, &mut buffers);
             epoch_loss += batch_loss * batch.len() as f64;
-            adam.step(&mut net.params, &grad, lr as f32);
-            net.clip();
+            let clip_end = net.output_biases_at();
+            adam.step(&mut net.params, chunks, lr as f32, clip_end, threads);
             if last_report.elapsed().as_secs() >= 10 {
                 last_report = Instant::now();
                 let done = (b + 1) * batch_size;
