@@ -199,6 +199,13 @@ pub enum Subcommand {
     /// epoch with the lowest validation loss.
     #[command(verbatim_doc_comment)]
     Train(TrainArgs),
+    /// how well the evaluations predict games: each one's loss, as the trainer's
+    ///
+    /// The hand-written evaluation, the embedded network and each --net, scored through the
+    /// engine's evaluation on the positions the filter keeps (games none of them trained on
+    /// compare them fairly).
+    #[command(verbatim_doc_comment)]
+    Loss(LossArgs),
 }
 
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -465,6 +472,22 @@ pub struct TrainArgs {
     /// also train on each position mirrored a-h (not with --mirror-inputs)
     #[arg(long)]
     pub flip_files: bool,
+}
+
+#[derive(Args, Clone, Debug, PartialEq)]
+pub struct LossArgs {
+    /// a corpus shard or folder (repeatable)
+    #[arg(long, value_name = "PATH", required = true)]
+    pub data: Vec<PathBuf>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// a network file to score too (repeatable)
+    #[arg(long = "net", value_name = "FILE")]
+    pub networks: Vec<PathBuf>,
+    /// share of the game result in the target (the rest: the search score)
+    #[arg(long, value_name = "X", default_value_t = train::DEFAULT_LAMBDA,
+          value_parser = real(0.0, true, 1.0, true))]
+    pub lambda: f64,
 }
 
 impl TuneArgs {

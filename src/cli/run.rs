@@ -119,6 +119,16 @@ fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String>
         Subcommand::Corpus(command) => corpus(command, threads)?,
         Subcommand::Tune(args) => tune::fit_weights(&args.config(threads))?,
         Subcommand::Train(args) => train::train_network(&args.config(threads))?,
+        Subcommand::Loss(args) => {
+            let report = train::loss::evaluation_losses(&train::loss::LossConfig {
+                data: args.data,
+                filter: args.filter.filter(),
+                networks: args.networks,
+                lambda: args.lambda,
+                threads,
+            })?;
+            print!("{report}");
+        }
     }
     Ok(0)
 }

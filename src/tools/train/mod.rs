@@ -4,6 +4,7 @@
 //! (1 - lambda) x sigmoid(K x search score), all from the side to move's view. The learning
 //! rate follows a step or a cosine schedule; lambda may move from start to end, step by step.
 
+pub mod loss;
 pub mod network;
 
 use crate::board::Color;

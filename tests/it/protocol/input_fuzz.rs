@@ -245,12 +245,13 @@ fn is_slow(argv: &[String]) -> bool {
         Subcommand::Epd { ms, .. } => ms > 20,
         Subcommand::Params => false,
         // Self-play without end and fitting write files; neither is a parse question.
-        // The corpus commands write into folders and read whole corpora.
+        // The corpus commands and `loss` read whole corpora; the corpus commands also write.
         Subcommand::Datagen { .. }
         | Subcommand::Spsa(_)
         | Subcommand::Tune(_)
         | Subcommand::Train(_)
-        | Subcommand::Corpus(_) => true,
+        | Subcommand::Corpus(_)
+        | Subcommand::Loss(_) => true,
     }
 }
 

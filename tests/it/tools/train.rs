@@ -382,3 +382,63 @@ fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
         "{stderr}"
     );
 }
+
+/// `ironwood loss` on `shard` at `lambda` with `extra` arguments and `threads`: exit status,
+/// stdout, stderr.
+fn loss(threads: &str, extra: &[&str]) -> (i32, String, String) {
+    let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
+    let shard = shard.display().to_string();
+    let mut args = vec!["--threads", threads, "loss", "--data", &shard];
+    args.extend_from_slice(extra);
+    common::run_ironwood(&args)
+}
+
+/// The loss `ironwood loss` printed for the evaluation whose line starts with `name`.
+fn loss_of(stdout: &str, name: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("no `{name}` line in {stdout}"));
+    line.split_whitespace().last().unwrap().parse().unwrap()
+}
+
+#[test]
+fn loss_scores_each_evaluation_alike_on_any_thread_count_and_refuses_what_it_cannot_read() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let embedded_file = root.join("src/nnue/default.nnue").display().to_string();
+    let gen0 = root.join("tests/data/gen0-run6.nnue").display().to_string();
+    let nets = ["--net", &gen0, "--net", &embedded_file, "--lambda", "1"];
+    let (code, stdout, stderr) = loss("2", &nets);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), 5, "{stdout}");
+    assert!(
+        stdout.starts_with("53928 positions of 581 games, lambda 1\n"),
+        "{stdout}"
+    );
+    // The embedded network's file scores as the embedded network; every loss is a mean
+    // squared error of probabilities, and the newest network predicts the results best.
+    let embedded = loss_of(&stdout, "embedded (nnue ");
+    assert_eq!(loss_of(&stdout, &embedded_file), embedded);
+    for name in ["hand-written", &gen0] {
+        let other = loss_of(&stdout, name);
+        assert!(embedded < other && other < 0.25, "{stdout}");
+    }
+    // The same figures on one thread; another target, other figures.
+    assert_eq!(loss("1", &nets).1, stdout);
+    let (_, by_score, _) = loss("2", &["--net", &gen0, "--lambda", "0"]);
+    assert!(
+        loss_of(&by_score, "embedded (nnue ") < embedded / 2.0,
+        "{by_score}"
+    );
+
+    // A network that cannot be read, a filter that keeps nothing: refused, nothing printed.
+    let (code, stdout, stderr) = loss("2", &["--net", "no-such.nnue"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(
+        stderr.contains("no-such.nnue: cannot read the network"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = loss("2", &["--starts", "chess960"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("no positions to score"), "{stderr}");
+}
