@@ -18,7 +18,7 @@ use crate::engine::limits::{
     MAX_THREADS,
 };
 use crate::logging::{LogLevel, LogLimits, LogSettings, MAX_LOG_MB, MB, MIN_FILE_BYTES};
-use crate::nnue::{Activation, InputTransform};
+use crate::nnue::{Activation, InputTransform, KingBuckets};
 use crate::protocol::Protocol;
 use crate::tools::corpus::filter::{ALL_GAMES, Filter, Starts};
 use crate::tools::datagen;
@@ -454,6 +454,10 @@ pub struct TrainArgs {
     /// each view mirrors the board a-h when its own king is on files e-h (file version 3)
     #[arg(long)]
     pub mirror_inputs: bool,
+    /// sets of input weights by the own king's square: 1; 2 (back rank, rest); 4 (back rank
+    /// a, b, g, h; back rank c-f; second rank; rest) (file version 4)
+    #[arg(long, value_name = "N", default_value = "1", value_parser = king_buckets)]
+    pub king_buckets: KingBuckets,
     /// share of the game result in the target (the rest: the search score)
     #[arg(long, value_name = "X", default_value_t = train::DEFAULT_LAMBDA,
           value_parser = real(0.0, true, 1.0, true))]
@@ -531,6 +535,7 @@ impl TrainArgs {
             } else {
                 InputTransform::Plain
             },
+            king_buckets: self.king_buckets,
             lambda: self.lambda,
             lambda_end: self.lambda_end.unwrap_or(self.lambda),
             seed: self.seed,
@@ -637,6 +642,14 @@ fn hidden_width(text: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n| crate::nnue::hidden_width_allowed(n))
         .ok_or_else(|| format!("must be a multiple of {step} from {step} to {max}"))
+}
+
+fn king_buckets(text: &str) -> Result<KingBuckets, String> {
+    let layouts = train::network::KING_BUCKET_LAYOUTS;
+    text.parse::<usize>()
+        .ok()
+        .and_then(train::network::king_bucket_layout)
+        .ok_or_else(|| format!("must be one of {layouts:?}"))
 }
 
 fn depth(text: &str) -> Result<u32, String> {

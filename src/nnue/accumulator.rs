@@ -1,7 +1,8 @@
 //! The hidden layer before its activation, one half per side's view, with the pieces it was
 //! computed for. Moving to another position adds the rows of the pieces that appeared and
 //! subtracts those that left, so a child costs a move's two to four rows, not thirty-two;
-//! a view whose mirroring (`InputTransform`) changes with the move is computed afresh.
+//! a view whose inputs change with the move (its king crosses the mirroring line of its
+//! `InputTransform` or into another king bucket) is computed afresh.
 //!
 //! The values of a network of width H are 2H i16s on the heap (White's view, then Black's,
 //! side by side), sized when the accumulator is made: the search makes its stack's for its
@@ -10,7 +11,7 @@
 //! an accumulator is resized and computed afresh.
 
 use super::simd::{self, SimdPath};
-use super::{DEFAULT_HIDDEN, InputTransform, Network, feature_with_mask, square_mask};
+use super::{DEFAULT_HIDDEN, InputTransform, Network, ViewInputs, square_mask};
 use crate::board::{Color, PieceKind, Position, Square};
 
 /// Past this many changed pieces a refresh (at most 32 rows) is as cheap as an update.
@@ -44,18 +45,21 @@ fn pieces_of(pos: &Position) -> Pieces {
     pieces
 }
 
-/// Whether each view (White's, Black's) of the position of `pieces` sees the board mirrored
-/// by `net`'s input transform. Plain networks return at once: their updates pay nothing.
+/// Each view's inputs (White's, Black's) for the position of `pieces` under `net`. Plain
+/// networks without king buckets return at once: their updates pay nothing.
 #[inline]
-fn views_mirrored_at(net: &Network, pieces: &Pieces) -> [bool; 2] {
-    if net.input_transform == InputTransform::Plain {
-        return [false; 2];
+fn view_inputs_at(net: &Network, pieces: &Pieces) -> [ViewInputs; 2] {
+    if net.input_transform == InputTransform::Plain && net.king_buckets.count() == 1 {
+        return Color::BOTH.map(|view| ViewInputs {
+            square_mask: square_mask(view, false),
+            offset: 0,
+        });
     }
     Color::BOTH.map(|view| {
         let kings = pieces[view.index()][PieceKind::King.index()];
         // A position always has its kings; `& 63` only keeps an empty board's a1 in range.
         let king = Square::new((kings.trailing_zeros() & 63) as u8);
-        net.input_transform.mirrors(king)
+        net.view_inputs(view, king)
     })
 }
 
@@ -94,7 +98,7 @@ impl<const CAPACITY: usize> FeatureList<CAPACITY> {
 }
 
 /// The features of the pieces in `from` and not `to` (`removed`) and in `to` and not `from`
-/// (`added`), for each view (White's, Black's), each mirrored a-h where `mirrored` says.
+/// (`added`), for each view (White's, Black's), through that view's `inputs`.
 struct PieceChanges<const CAPACITY: usize> {
     removed: [FeatureList<CAPACITY>; 2],
     added: [FeatureList<CAPACITY>; 2],
@@ -102,10 +106,7 @@ struct PieceChanges<const CAPACITY: usize> {
 
 impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
     /// Panics if more than CAPACITY pieces changed; callers bound the count.
-    /// Plain networks call it with `MIRRORING` false, which compiles the mirroring out of
-    /// their loop over the pieces.
-    fn between<const MIRRORING: bool>(from: &Pieces, to: &Pieces, mirrored: [bool; 2]) -> Self {
-        let masks = Color::BOTH.map(|view| square_mask(view, MIRRORING && mirrored[view.index()]));
+    fn between(from: &Pieces, to: &Pieces, inputs: [ViewInputs; 2]) -> Self {
         let mut changes = PieceChanges {
             removed: [FeatureList::new(), FeatureList::new()],
             added: [FeatureList::new(), FeatureList::new()],
@@ -122,9 +123,8 @@ impl<const CAPACITY: usize> PieceChanges<CAPACITY> {
                         let sq = Square::new(squares.trailing_zeros() as u8);
                         squares &= squares - 1;
                         for view in Color::BOTH {
-                            let mask = masks[view.index()];
-                            lists[view.index()]
-                                .push(feature_with_mask(view, color, kind, sq, mask));
+                            let feature = inputs[view.index()].feature(view, color, kind, sq);
+                            lists[view.index()].push(feature);
                         }
                     }
                 }
@@ -195,8 +195,8 @@ impl Accumulator {
     /// `refresh` on the given code path (tests compare the paths).
     pub fn refresh_with(&mut self, path: SimdPath, net: &Network, pos: &Position) {
         let target = pieces_of(pos);
-        let mirrored = views_mirrored_at(net, &target);
-        let pieces = PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
+        let inputs = view_inputs_at(net, &target);
+        let pieces = PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, inputs);
         self.fit(net);
         for view in Color::BOTH {
             simd::apply_rows(
@@ -214,8 +214,9 @@ impl Accumulator {
 
     /// Brings the values to `pos`, starting from whichever of this accumulator's old values
     /// and `parent`'s is fewer pieces away, or from scratch when neither is close. A view
-    /// whose mirroring differs between the start and `pos` (its king crossed the d/e line)
-    /// sees every piece on another square, so it alone is computed from the biases.
+    /// whose inputs differ between the start and `pos` (its king crossed the d/e line of a
+    /// mirrored network, or into another king bucket) sees every piece through other
+    /// weights, so it alone is computed from the biases.
     pub fn update(&mut self, net: &Network, pos: &Position, parent: Option<&Accumulator>) {
         self.update_with(SimdPath::active(), net, pos, parent);
     }
@@ -246,20 +247,16 @@ impl Accumulator {
         // they are never copied first.
         let parent = parent.filter(|_| from_parent < own);
         let from = parent.map_or(&self.pieces, |p| &p.pieces);
-        let mirrored = views_mirrored_at(net, &target);
-        let from_mirrored = views_mirrored_at(net, from);
+        let inputs = view_inputs_at(net, &target);
+        let from_inputs = view_inputs_at(net, from);
         type Changes = PieceChanges<{ MAX_CHANGES_TO_UPDATE as usize }>;
         let h = net.hidden;
-        let changed = match net.input_transform {
-            InputTransform::Plain => Changes::between::<false>(from, &target, mirrored),
-            InputTransform::MirroredByKingFile => Changes::between::<true>(from, &target, mirrored),
-        };
+        let changed = Changes::between(from, &target, inputs);
         for view in Color::BOTH {
             let v = view.index();
-            if mirrored[v] != from_mirrored[v] {
-                // This view's king crossed the d/e line: every piece it sees moved.
-                let every_piece =
-                    PieceChanges::<MAX_PIECES>::between::<true>(&NO_PIECES, &target, mirrored);
+            if inputs[v] != from_inputs[v] {
+                // This view's king changed its inputs: every piece it sees moved.
+                let every_piece = PieceChanges::<MAX_PIECES>::between(&NO_PIECES, &target, inputs);
                 simd::apply_rows(
                     path,
                     self.view_mut(v),

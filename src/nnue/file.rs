@@ -5,13 +5,17 @@
 //! 128 in the embedded network), activation (0 = clipped ReLU, 1 = squared clipped
 //! ReLU; version 1 has only 0), QA (255), QB (64), eval scale (400), output buckets B
 //! (versions 2 and 3: 1 or 8; version 1: reserved, 0, and B is 1); then the FNV-1a 64-bit
-//! checksum (u64) of every byte after it. Version 3 only: one more u32, the input transform
+//! checksum (u64) of every byte after it. Version 3: one more u32, the input transform
 //! (0 = plain, 1 = mirrored a-h by each view's king file, `InputTransform`), so its header is
-//! 52 bytes.
-//! Payload: feature-transformer weights (i16, 768 rows of H, row = feature), its biases
+//! 52 bytes. Version 4: after it, the king buckets' table, 64 bytes (the bucket of each
+//! square of the view's own king as the view sees it, a1 first; K = the highest plus one,
+//! at most 16: `KingBuckets`), so its header is 116 bytes.
+//! Payload: feature-transformer weights (i16, 768 x K rows of H, row = feature, bucket 0's
+//! 768 first), its biases
 //! (i16 x H), output weights (i16, B rows of 2H: bucket 0 first, side to move's half first
 //! in each), output biases (i32 x B). Version 1 is version 2 with B = 1 and clipped ReLU,
-//! and version 2 is version 3 with plain inputs; a network is written in the oldest version
+//! version 2 is version 3 with plain inputs, and version 3 is version 4 with K = 1; a
+//! network is written in the oldest version
 //! that holds it, so older builds read what they can run and the embedded file stays byte
 //! for byte the same.
 //!
@@ -21,33 +25,37 @@
 //! transform must refuse it, which a new version number does (`BadVersion(3)`). The field
 //! sits after the checksum so the first 48 bytes mean the same in every version, and the
 //! checksum covers it, so a damaged transform is caught like a damaged weight and networks
-//! that differ only in it have different checksums (the checksum names a network).
+//! that differ only in it have different checksums (the checksum names a network). The
+//! king buckets' table follows for the same reasons.
 use super::{
-    Activation, HIDDEN_STEP, INPUTS, InputTransform, MAX_HIDDEN, Network, OUTPUT_BUCKET_COUNTS, QA,
-    QB, SCALE, hidden_width_allowed,
+    Activation, HIDDEN_STEP, INPUTS, InputTransform, KingBuckets, MAX_HIDDEN, MAX_KING_BUCKETS,
+    Network, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE, hidden_width_allowed,
 };
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"IRONWNET";
 /// The newest version this build reads and writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The header of versions 1 and 2, which every version starts with.
 pub const HEADER_SIZE: usize = 48;
 /// Where version 3's input transform field (a u32) sits, the end of the shared header.
 pub const INPUT_TRANSFORM_AT: usize = HEADER_SIZE;
+/// Where version 4's king buckets' table (64 bytes) sits.
+pub const KING_BUCKETS_AT: usize = INPUT_TRANSFORM_AT + 4;
 
 /// The header's size in a file of `version`.
 pub const fn header_size(version: u32) -> usize {
-    if version >= 3 {
-        HEADER_SIZE + 4
-    } else {
-        HEADER_SIZE
+    match version {
+        0..=2 => HEADER_SIZE,
+        3 => KING_BUCKETS_AT,
+        _ => KING_BUCKETS_AT + 64,
     }
 }
 
-/// The payload's size at hidden width `hidden` with `buckets` output buckets.
-pub const fn payload_size(hidden: usize, buckets: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The payload's size with `king_buckets` sets of input weights, hidden width `hidden` and
+/// `buckets` output buckets.
+pub const fn payload_size(king_buckets: usize, hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * king_buckets * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// The largest feature-transformer weight or bias a file may hold: 32 pieces and the bias
@@ -80,16 +88,20 @@ pub enum NetworkError {
     BadOutputBuckets(u32),
     /// An input transform code this build does not know (version 3's field).
     UnknownInputTransform(u32),
+    /// A king buckets' table with a bucket past `MAX_KING_BUCKETS` (version 4's field).
+    TooManyKingBuckets(u8),
     BadQuantisation {
         qa: u32,
         qb: u32,
         scale: u32,
     },
-    /// A file (or parts) of `size` bytes where its header's layout, hidden width `hidden`
-    /// with `buckets` output buckets, takes `expected` (the file's: header included).
+    /// A file (or parts) of `size` bytes where its header's layout, `inputs` (768 per king
+    /// bucket) to hidden width `hidden` with `buckets` output buckets, takes `expected` (the
+    /// file's: header included).
     WrongSize {
         size: usize,
         expected: usize,
+        inputs: u32,
         hidden: u32,
         buckets: u32,
     },
@@ -117,8 +129,9 @@ impl fmt::Display for NetworkError {
             NetworkError::TooShort(n) => write!(
                 f,
                 "truncated: {n} bytes, shorter than the network header ({HEADER_SIZE} bytes, \
-                 {} from version 3)",
-                header_size(3)
+                 {} in version 3, {} in version 4)",
+                header_size(3),
+                header_size(4)
             ),
             NetworkError::BadMagic => {
                 write!(
@@ -149,6 +162,11 @@ impl fmt::Display for NetworkError {
                 "input transform code {code}; this build knows 0 (plain) and 1 (mirrored by \
                  king file)"
             ),
+            NetworkError::TooManyKingBuckets(bucket) => write!(
+                f,
+                "king bucket {bucket} in the king buckets' table; this build runs at most \
+                 {MAX_KING_BUCKETS} buckets"
+            ),
             NetworkError::BadQuantisation { qa, qb, scale } => write!(
                 f,
                 "quantisation QA {qa}, QB {qb}, scale {scale}; this build uses QA {QA}, QB {QB}, \
@@ -157,11 +175,12 @@ impl fmt::Display for NetworkError {
             NetworkError::WrongSize {
                 size,
                 expected,
+                inputs,
                 hidden,
                 buckets,
             } => write!(
                 f,
-                "truncated or padded: {size} bytes, where a {INPUTS} -> {hidden} network with \
+                "truncated or padded: {size} bytes, where a {inputs} -> {hidden} network with \
                  {buckets} output bucket(s), as its header says, takes {expected}"
             ),
             NetworkError::BadChecksum { stored, computed } => write!(
@@ -244,11 +263,23 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
             InputTransform::from_code(code).ok_or(NetworkError::UnknownInputTransform(code))?
         }
     };
-    let payload_len = payload_size(hidden, buckets);
+    let king_buckets = match version {
+        1..=3 => KingBuckets::NONE,
+        _ => {
+            let table: [u8; 64] = bytes[KING_BUCKETS_AT..KING_BUCKETS_AT + 64]
+                .try_into()
+                .unwrap();
+            let highest = *table.iter().max().unwrap();
+            KingBuckets::from_table(table).ok_or(NetworkError::TooManyKingBuckets(highest))?
+        }
+    };
+    let inputs = INPUTS * king_buckets.count();
+    let payload_len = payload_size(king_buckets.count(), hidden, buckets);
     if bytes.len() != header_len + payload_len {
         return Err(NetworkError::WrongSize {
             size: bytes.len(),
             expected: header_len + payload_len,
+            inputs: inputs as u32,
             hidden: hidden as u32,
             buckets: buckets as u32,
         });
@@ -259,7 +290,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::BadChecksum { stored, computed });
     }
     let payload = &bytes[header_len..];
-    let transformer_len = 2 * (INPUTS * hidden + hidden);
+    let transformer_len = 2 * (inputs * hidden + hidden);
     let output_end = payload_len - 4 * buckets;
     let transformer: Vec<i16> = i16s(&payload[..transformer_len]).collect();
     let output: Vec<i16> = i16s(&payload[transformer_len..output_end]).collect();
@@ -267,12 +298,13 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
         .chunks_exact(4)
         .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
         .collect();
-    let (weights, biases) = transformer.split_at(INPUTS * hidden);
+    let (weights, biases) = transformer.split_at(inputs * hidden);
     Network::from_parts(
         weights.to_vec(),
         biases.to_vec(),
         activation,
         input_transform,
+        king_buckets,
         &output,
         output_biases,
     )
@@ -280,7 +312,9 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
 
 /// The version `net` is written as: the oldest that holds it.
 fn version_of(net: &Network) -> u32 {
-    if net.input_transform != InputTransform::Plain {
+    if net.king_buckets.count() > 1 {
+        4
+    } else if net.input_transform != InputTransform::Plain {
         3
     } else if net.output_buckets() == 1 && net.activation == Activation::ClippedRelu {
         1
@@ -289,15 +323,20 @@ fn version_of(net: &Network) -> u32 {
     }
 }
 
-/// Every byte of `net`'s file after the checksum field (what the checksum covers): version
-/// 3's input transform field, then the payload.
+/// Every byte of `net`'s file after the checksum field (what the checksum covers): the
+/// input transform field (versions 3 and 4), the king buckets' table (version 4), then the
+/// payload.
 pub(super) fn encode_checksummed(net: &Network) -> Vec<u8> {
     let version = version_of(net);
     let mut bytes = Vec::with_capacity(
-        header_size(version) - HEADER_SIZE + payload_size(net.hidden, net.output_buckets()),
+        header_size(version) - HEADER_SIZE
+            + payload_size(net.king_buckets.count(), net.hidden, net.output_buckets()),
     );
     if version >= 3 {
         bytes.extend_from_slice(&net.input_transform.code().to_le_bytes());
+    }
+    if version >= 4 {
+        bytes.extend_from_slice(net.king_buckets.table());
     }
     for value in net
         .transformer_weights
@@ -314,7 +353,7 @@ pub(super) fn encode_checksummed(net: &Network) -> Vec<u8> {
 }
 
 /// The file for `net`, in the oldest version that holds it: 1 for one bucket, clipped ReLU
-/// and plain inputs, 3 for mirrored inputs, else 2.
+/// and plain inputs, 4 for king buckets, 3 for mirrored inputs, else 2.
 pub fn encode(net: &Network) -> Vec<u8> {
     let checksummed = encode_checksummed(net);
     let version = version_of(net);

@@ -1,6 +1,7 @@
-//! The neural network evaluation (NNUE): a (768 -> H) x 2 -> 1 perspective network with a
-//! clipped or squared clipped ReLU and 1 or 8 output buckets by material, int16 weights,
-//! its inputs optionally mirrored a-h by each view's king file (`InputTransform`).
+//! The neural network evaluation (NNUE): a (768 x K -> H) x 2 -> 1 perspective network with
+//! a clipped or squared clipped ReLU and 1 or 8 output buckets by material, int16 weights,
+//! its inputs optionally mirrored a-h by each view's king file (`InputTransform`) and given
+//! one of K sets of weights by where that king stands (`KingBuckets`).
 //! `Network` holds the quantised weights and scores an accumulator; `accumulator` keeps
 //! the hidden layer up to date move by move.
 
@@ -140,6 +141,86 @@ impl InputTransform {
     }
 }
 
+/// Most sets of input weights a network may have, one per king bucket.
+pub const MAX_KING_BUCKETS: usize = 16;
+
+/// Which set of input weights (of `count`) a view's pieces go through, by the square of
+/// the view's own king as the view sees it (flipped for Black, mirrored a-h when its
+/// `InputTransform` mirrors): the table gives a bucket for each of those 64 squares. One
+/// bucket is the plain network of file versions 1 to 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KingBuckets {
+    table: [u8; 64],
+    count: u8,
+}
+
+impl KingBuckets {
+    /// One set of weights for every king square.
+    pub const NONE: KingBuckets = KingBuckets {
+        table: [0; 64],
+        count: 1,
+    };
+
+    /// The buckets of a table (one per square, a1 = 0 ... h8 = 63, as the view sees the
+    /// board); `count` is the highest bucket plus one. None if that passes
+    /// `MAX_KING_BUCKETS`.
+    pub fn from_table(table: [u8; 64]) -> Option<KingBuckets> {
+        let count = usize::from(*table.iter().max().unwrap_or(&0)) + 1;
+        (count <= MAX_KING_BUCKETS).then_some(KingBuckets {
+            table,
+            count: count as u8,
+        })
+    }
+
+    /// How many sets of input weights.
+    #[inline]
+    pub fn count(self) -> usize {
+        usize::from(self.count)
+    }
+
+    /// The bucket of a view whose own king stands on `square` as the view sees it.
+    #[inline]
+    pub fn bucket(self, square: usize) -> usize {
+        usize::from(self.table[square])
+    }
+
+    pub fn table(&self) -> &[u8; 64] {
+        &self.table
+    }
+}
+
+/// How one view turns pieces into inputs: the mask its squares are XORed with
+/// (`square_mask`) and the first input of its king bucket's weights. Two positions whose
+/// view has the same `ViewInputs` differ only by the pieces that differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewInputs {
+    pub square_mask: usize,
+    pub offset: usize,
+}
+
+impl ViewInputs {
+    /// `view`'s inputs when its own king stands on board square `king`.
+    #[inline]
+    pub fn of(
+        transform: InputTransform,
+        king_buckets: KingBuckets,
+        view: Color,
+        king: Square,
+    ) -> ViewInputs {
+        let square_mask = square_mask(view, transform.mirrors(king));
+        ViewInputs {
+            square_mask,
+            offset: king_buckets.bucket(king.index() ^ square_mask) * INPUTS,
+        }
+    }
+
+    /// The input of a piece of `color` and `kind` on board square `sq` for `view`.
+    #[inline]
+    pub fn feature(self, view: Color, color: Color, kind: PieceKind, sq: Square) -> usize {
+        feature_with_mask(view, color, kind, sq, self.square_mask) + self.offset
+    }
+}
+
 /// The output bucket of a position with `piece_count` pieces (kings included) in a network
 /// of `buckets` buckets: with 8, (pieces - 2) / 4, so bare kings are bucket 0 and the
 /// starting 32 pieces bucket 7. The engine and the trainer both call this one function.
@@ -199,30 +280,33 @@ pub fn mirror_files(f: usize, mirrored: bool) -> usize {
     f ^ (usize::from(mirrored) * 7)
 }
 
-/// White-view feature `f` as `view` sees it, mirrored a-h when `mirrored` (`view_mirrors`):
-/// the trainer's input, from the white-view features its samples hold.
+/// White-view feature `f` as `view` sees it through `inputs` (`view_inputs`): the trainer's
+/// input, from the white-view features its samples hold.
 #[inline]
-pub fn view_feature(f: usize, view: Color, mirrored: bool) -> usize {
-    let f = match view {
+pub fn view_feature(f: usize, view: Color, inputs: ViewInputs) -> usize {
+    // Black's view swaps own and other pieces; its mask flips the ranks.
+    let owner = match view {
         Color::White => f,
-        Color::Black => flip_feature(f),
+        Color::Black => (f + 384) % INPUTS,
     };
-    mirror_files(f, mirrored)
+    (owner ^ inputs.square_mask) + inputs.offset
 }
 
-/// Whether each view (White's, Black's) of a position sees the board mirrored under
-/// `transform`, from the white-view features of its pieces, which hold both kings.
-pub fn view_mirrors(transform: InputTransform, white_features: &[u16]) -> [bool; 2] {
-    if transform == InputTransform::Plain {
-        return [false; 2];
-    }
+/// Each view's inputs (White's, Black's) of a position under `transform` and
+/// `king_buckets`, from the white-view features of its pieces, which hold both kings.
+pub fn view_inputs(
+    transform: InputTransform,
+    king_buckets: KingBuckets,
+    white_features: &[u16],
+) -> [ViewInputs; 2] {
     Color::BOTH.map(|color| {
         let first_king = feature(Color::White, color, PieceKind::King, Square::new(0));
-        white_features
+        let king = white_features
             .iter()
             .map(|&f| usize::from(f))
             .find(|f| (first_king..first_king + 64).contains(f))
-            .is_some_and(|f| transform.mirrors(Square::new((f - first_king) as u8)))
+            .map_or(0, |f| f - first_king);
+        ViewInputs::of(transform, king_buckets, color, Square::new(king as u8))
     })
 }
 
@@ -231,12 +315,14 @@ pub fn view_mirrors(transform: InputTransform, white_features: &[u16]) -> [bool;
 pub struct Network {
     /// The hidden width H (`hidden_width_allowed`).
     pub(crate) hidden: usize,
-    /// Row `f` (H values) is the weights of input `f`.
+    /// Row `f` (H values) is the weights of input `f`, bucket by bucket (`ViewInputs`).
     pub(crate) transformer_weights: Vec<i16>,
     /// H values.
     pub(crate) transformer_biases: Vec<i16>,
     pub(crate) activation: Activation,
     pub(crate) input_transform: InputTransform,
+    /// K sets of 768 rows in `transformer_weights`, one per bucket.
+    pub(crate) king_buckets: KingBuckets,
     /// One row of 2 x H per output bucket, one after the other: side to move's half first,
     /// then the other side's.
     pub(crate) output_weights: Vec<i16>,
@@ -249,7 +335,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{}, {}, {}, {} buckets, {:016x})",
+            "Network({INPUTS}x{}->{}, {}, {}, {} buckets, {:016x})",
+            self.king_buckets.count(),
             self.hidden,
             self.input_transform.name(),
             self.activation.name(),
@@ -261,7 +348,8 @@ impl fmt::Debug for Network {
 
 impl Network {
     /// A network from its quantised values, of the hidden width H the biases' count says
-    /// (`hidden_width_allowed`): `transformer_weights` holds H values per input,
+    /// (`hidden_width_allowed`): `transformer_weights` holds H values per input (768 per
+    /// king bucket),
     /// `output_weights` 2 x H per bucket and `output_biases` one, for 1 or 8 buckets.
     /// Refuses transformer values an accumulator could overflow with, and (for SCReLU)
     /// output weights the integer output layer could overflow with.
@@ -270,6 +358,7 @@ impl Network {
         transformer_biases: Vec<i16>,
         activation: Activation,
         input_transform: InputTransform,
+        king_buckets: KingBuckets,
         output_weights: &[i16],
         output_biases: Vec<i32>,
     ) -> Result<Network, NetworkError> {
@@ -284,12 +373,14 @@ impl Network {
         if !OUTPUT_BUCKET_COUNTS.contains(&buckets) {
             return Err(NetworkError::BadOutputBuckets(buckets as u32));
         }
-        if transformer_weights.len() != INPUTS * hidden
+        let inputs = INPUTS * king_buckets.count();
+        if transformer_weights.len() != inputs * hidden
             || output_weights.len() != buckets * 2 * hidden
         {
             return Err(NetworkError::WrongSize {
                 size: 2 * (transformer_weights.len() + hidden + output_weights.len()) + 4 * buckets,
-                expected: file::payload_size(hidden, buckets),
+                expected: file::payload_size(king_buckets.count(), hidden, buckets),
+                inputs: inputs as u32,
                 hidden: hidden as u32,
                 buckets: buckets as u32,
             });
@@ -319,6 +410,7 @@ impl Network {
             transformer_biases,
             activation,
             input_transform,
+            king_buckets,
             output_weights: output_weights.to_vec(),
             output_biases,
             checksum: 0,
@@ -357,6 +449,16 @@ impl Network {
 
     pub fn input_transform(&self) -> InputTransform {
         self.input_transform
+    }
+
+    pub fn king_buckets(&self) -> KingBuckets {
+        self.king_buckets
+    }
+
+    /// `view`'s inputs when its own king stands on `king`.
+    #[inline]
+    pub fn view_inputs(&self, view: Color, king: Square) -> ViewInputs {
+        ViewInputs::of(self.input_transform, self.king_buckets, view, king)
     }
 
     /// 1 or 8.
@@ -495,7 +597,12 @@ mod tests {
         let version = u32::from_le_bytes(EMBEDDED_FILE[8..12].try_into().unwrap());
         assert_eq!(
             EMBEDDED_FILE.len(),
-            file::header_size(version) + file::payload_size(net.hidden(), net.output_buckets())
+            file::header_size(version)
+                + file::payload_size(
+                    net.king_buckets().count(),
+                    net.hidden(),
+                    net.output_buckets()
+                )
         );
     }
 
@@ -538,7 +645,11 @@ mod tests {
                             feature(view, color, kind, mirror_square(sq))
                         );
                         for m in [false, true] {
-                            assert_eq!(view_feature(white, view, m), mirror_files(plain, m));
+                            let inputs = ViewInputs {
+                                square_mask: square_mask(view, m),
+                                offset: 0,
+                            };
+                            assert_eq!(view_feature(white, view, inputs), mirror_files(plain, m));
                         }
                     }
                 }
@@ -560,12 +671,63 @@ mod tests {
                     feature(Color::White, piece.color, piece.kind, sq) as u16
                 })
                 .collect();
-            assert_eq!(view_mirrors(mirrored, &white), expected, "{fen}");
+            let mirrors = |transform| {
+                view_inputs(transform, KingBuckets::NONE, &white)
+                    .map(|inputs| inputs.square_mask & 7 == 7)
+            };
+            assert_eq!(mirrors(mirrored), expected, "{fen}");
             assert_eq!(
                 Color::BOTH.map(|view| mirrored.mirrors(pos.king_square(view))),
                 expected
             );
-            assert_eq!(view_mirrors(InputTransform::Plain, &white), [false; 2]);
+            assert_eq!(mirrors(InputTransform::Plain), [false; 2]);
+        }
+    }
+
+    #[test]
+    fn each_view_takes_the_weights_of_its_own_kings_bucket_as_it_sees_the_board() {
+        // Bucket = the rank the view sees its king on, plus 8 on files e-h as it sees them.
+        let table = std::array::from_fn(|sq| (sq / 8 + 8 * usize::from(sq % 8 >= 4)) as u8);
+        let by_rank = KingBuckets::from_table(table).unwrap();
+        assert_eq!(by_rank.count(), 16);
+        assert!(KingBuckets::from_table([16; 64]).is_none());
+        assert_eq!(KingBuckets::from_table([0; 64]), Some(KingBuckets::NONE));
+        let (plain, mirrored) = (InputTransform::Plain, InputTransform::MirroredByKingFile);
+        // (FEN, transform, White's bucket, Black's bucket)
+        for (fen, transform, expected) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", plain, [8, 8]),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", mirrored, [0, 0]),
+            ("8/8/3k4/8/8/6K1/8/8 b - - 0 1", plain, [10, 2]),
+            ("8/8/3k4/8/8/6K1/8/8 b - - 0 1", mirrored, [2, 2]),
+            ("K7/8/8/8/8/8/8/7k w - - 0 1", plain, [7, 15]),
+            ("K7/8/8/8/8/8/8/7k w - - 0 1", mirrored, [7, 7]),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let white: Vec<u16> = pos
+                .occupied()
+                .map(|sq| {
+                    let piece = pos.piece_at(sq).unwrap();
+                    feature(Color::White, piece.color, piece.kind, sq) as u16
+                })
+                .collect();
+            let inputs = view_inputs(transform, by_rank, &white);
+            assert_eq!(
+                inputs.map(|i| i.offset / INPUTS),
+                expected,
+                "{fen} {transform:?}"
+            );
+            for view in Color::BOTH {
+                let of_king = ViewInputs::of(transform, by_rank, view, pos.king_square(view));
+                assert_eq!(inputs[view.index()], of_king);
+                // A piece's input is its bucket's copy of the input without buckets.
+                let unbucketed = view_inputs(transform, KingBuckets::NONE, &white)[view.index()];
+                for &f in &white {
+                    assert_eq!(
+                        view_feature(usize::from(f), view, inputs[view.index()]),
+                        view_feature(usize::from(f), view, unbucketed) + of_king.offset
+                    );
+                }
+            }
         }
     }
 }

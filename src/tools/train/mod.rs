@@ -8,7 +8,7 @@ pub mod loss;
 pub mod network;
 
 use crate::board::Color;
-use crate::nnue::{self, Activation, InputTransform, SCALE};
+use crate::nnue::{self, Activation, InputTransform, KingBuckets, SCALE};
 use crate::tools::corpus::filter::Filter;
 use crate::tools::corpus::manifest::read_games;
 use network::{FloatNetwork, Shape, WEIGHT_LIMIT, white_features};
@@ -68,6 +68,8 @@ pub struct TrainConfig {
     pub activation: Activation,
     /// `MirroredByKingFile` with `--mirror-inputs`.
     pub input_transform: InputTransform,
+    /// One set of input weights per bucket (`network::king_bucket_layout`).
+    pub king_buckets: KingBuckets,
     /// The result's share of the target at the first step, and at the last (`lambda_end`,
     /// linearly between): the search score teaches first and the result weighs more later.
     /// The validation loss is taken at `lambda_end`, the target the run ends on.
@@ -569,7 +571,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
     };
     eprintln!(
         "train: {} positions ({} games): {} for training, {} held out; {}x2 -> 1 network \
-         ({} output buckets, {}, {}), {} epochs, batch {}, {schedule}, {lambda}, seed {}, \
+         ({} output buckets, {}, {}{}), {} epochs, batch {}, {schedule}, {lambda}, seed {}, \
          {} threads{}",
         data.positions,
         data.games,
@@ -579,6 +581,10 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         config.output_buckets,
         config.activation.name(),
         config.input_transform.name(),
+        match config.king_buckets.count() {
+            1 => String::new(),
+            count => format!(", {count} king buckets"),
+        },
         config.epochs,
         config.batch,
         config.seed,
@@ -601,6 +607,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         output_buckets: config.output_buckets,
         activation: config.activation,
         input_transform: config.input_transform,
+        king_buckets: config.king_buckets,
     };
     let mut net = FloatNetwork::random(shape, &mut rng);
     let mut adam = Adam::new(net.params.len());
@@ -700,6 +707,7 @@ mod tests {
             output_buckets: 1,
             activation: Activation::ClippedRelu,
             input_transform: InputTransform::Plain,
+            king_buckets: KingBuckets::NONE,
             lambda: DEFAULT_LAMBDA,
             lambda_end: DEFAULT_LAMBDA,
             seed: 0,

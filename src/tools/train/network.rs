@@ -1,14 +1,15 @@
-//! The float network the trainer fits: the same (768 -> H) x 2 -> B shape as `nnue`, any H,
-//! one output bucket or eight by material, clipped ReLU or its square, plain inputs or
-//! mirrored by king file (the engine's own functions say which input a piece is); all parameters in
+//! The float network the trainer fits: the same (768 x K -> H) x 2 -> B shape as `nnue`, any
+//! H, one output bucket or eight by material, clipped ReLU or its square, plain inputs or
+//! mirrored by king file, one set of input weights or one per king bucket (the engine's own
+//! functions say which input a piece is); all parameters in
 //! one vector (transformer weights, transformer biases, output weights bucket by bucket,
 //! output biases) so the optimiser treats them alike; quantises into the engine's `Network`.
 
 use crate::board::{Color, Position};
 use crate::nnue::file::{MAX_SCRELU_OUTPUT_WEIGHT, MAX_TRANSFORMER_VALUE};
 use crate::nnue::{
-    self, Activation, DEFAULT_HIDDEN, INPUTS, InputTransform, Network, NetworkError, QA, QB, SCALE,
-    output_bucket,
+    self, Activation, DEFAULT_HIDDEN, INPUTS, InputTransform, KingBuckets, Network, NetworkError,
+    QA, QB, SCALE, output_bucket,
 };
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -19,13 +20,15 @@ use rand::rngs::StdRng;
 pub const WEIGHT_LIMIT: f32 = 1.98;
 const _: () = assert!((WEIGHT_LIMIT * QB as f32 + 0.5) as i16 <= MAX_SCRELU_OUTPUT_WEIGHT);
 
-/// What a network is: hidden width, output buckets (1 or 8), activation, input transform.
+/// What a network is: hidden width, output buckets (1 or 8), activation, input transform,
+/// king buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub hidden: usize,
     pub output_buckets: usize,
     pub activation: Activation,
     pub input_transform: InputTransform,
+    pub king_buckets: KingBuckets,
 }
 
 impl Shape {
@@ -35,7 +38,41 @@ impl Shape {
         output_buckets: 1,
         activation: Activation::ClippedRelu,
         input_transform: InputTransform::Plain,
+        king_buckets: KingBuckets::NONE,
     };
+
+    /// Input rows: 768 per king bucket.
+    pub fn inputs(&self) -> usize {
+        INPUTS * self.king_buckets.count()
+    }
+}
+
+/// The king bucket layouts `ironwood train --king-buckets` offers.
+pub const KING_BUCKET_LAYOUTS: [usize; 3] = [1, 2, 4];
+
+/// The layout of `count` king buckets (`KING_BUCKET_LAYOUTS`), by the rank of the view's
+/// own king as the view sees it and its file's distance from the edge, a-h symmetric so
+/// that mirrored inputs use every bucket: 1, one set of weights; 2, the back rank and the
+/// rest; 4, the back rank on files a, b, g, h (castled or cornered), the back rank on
+/// files c-f, the second rank, the rest.
+pub fn king_bucket_layout(count: usize) -> Option<KingBuckets> {
+    let bucket = |square: usize| -> u8 {
+        let (rank, file) = (square / 8, square % 8);
+        let edge = file.min(7 - file);
+        match (count, rank) {
+            (2, 0) => 0,
+            (2, _) => 1,
+            (4, 0) if edge < 2 => 0,
+            (4, 0) => 1,
+            (4, 1) => 2,
+            (4, _) => 3,
+            _ => 0,
+        }
+    };
+    if !KING_BUCKET_LAYOUTS.contains(&count) {
+        return None;
+    }
+    KingBuckets::from_table(std::array::from_fn(bucket))
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +94,7 @@ pub fn white_features(pos: &Position) -> Vec<u16> {
 impl FloatNetwork {
     pub fn param_count(shape: Shape) -> usize {
         let (h, b) = (shape.hidden, shape.output_buckets);
-        INPUTS * h + h + b * 2 * h + b
+        shape.inputs() * h + h + b * 2 * h + b
     }
 
     /// Small random weights (uniform within 1/sqrt(fan-in)), zero biases.
@@ -65,11 +102,11 @@ impl FloatNetwork {
         let hidden = shape.hidden;
         let mut params = vec![0.0; FloatNetwork::param_count(shape)];
         let transformer = 1.0 / (32f32).sqrt();
-        for w in &mut params[..INPUTS * hidden] {
+        for w in &mut params[..shape.inputs() * hidden] {
             *w = rng.gen_range(-transformer..transformer) / 4.0;
         }
         let output = 1.0 / ((2 * hidden) as f32).sqrt();
-        let start = INPUTS * hidden + hidden;
+        let start = shape.inputs() * hidden + hidden;
         for w in &mut params[start..start + shape.output_buckets * 2 * hidden] {
             *w = rng.gen_range(-output..output);
         }
@@ -81,12 +118,12 @@ impl FloatNetwork {
     }
 
     pub fn transformer_biases_at(&self) -> usize {
-        INPUTS * self.shape.hidden
+        self.shape.inputs() * self.shape.hidden
     }
 
     /// Where output bucket `bucket`'s 2H weights start.
     pub fn output_weights_at(&self, bucket: usize) -> usize {
-        INPUTS * self.shape.hidden + self.shape.hidden + bucket * 2 * self.shape.hidden
+        self.transformer_biases_at() + self.shape.hidden + bucket * 2 * self.shape.hidden
     }
 
     /// Where the output biases (one per bucket) start.
@@ -107,7 +144,7 @@ impl FloatNetwork {
         white: &[u16],
         black_to_move: bool,
     ) -> impl Iterator<Item = (usize, usize)> {
-        let mirrored = nnue::view_mirrors(self.shape.input_transform, white);
+        let inputs = nnue::view_inputs(self.shape.input_transform, self.shape.king_buckets, white);
         let (own, other) = if black_to_move {
             (Color::Black, Color::White)
         } else {
@@ -116,8 +153,8 @@ impl FloatNetwork {
         white.iter().map(move |&f| {
             let f = usize::from(f);
             (
-                nnue::view_feature(f, own, mirrored[own.index()]),
-                nnue::view_feature(f, other, mirrored[other.index()]),
+                nnue::view_feature(f, own, inputs[own.index()]),
+                nnue::view_feature(f, other, inputs[other.index()]),
             )
         })
     }
@@ -237,6 +274,7 @@ impl FloatNetwork {
             biases,
             self.shape.activation,
             self.shape.input_transform,
+            self.shape.king_buckets,
             &output,
             output_biases,
         )
@@ -249,6 +287,7 @@ impl FloatNetwork {
             output_buckets: net.output_buckets(),
             activation: net.activation(),
             input_transform: net.input_transform(),
+            king_buckets: net.king_buckets(),
         };
         let mut params = Vec::with_capacity(FloatNetwork::param_count(shape));
         params.extend(

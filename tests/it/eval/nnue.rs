@@ -8,10 +8,10 @@ use crate::common;
 use ironwood::board::Color;
 use ironwood::board::{MoveKind, Position};
 use ironwood::nnue::{
-    Accumulator, Activation, DEFAULT_HIDDEN, Evaluation, INPUTS, InputTransform, Network,
-    NetworkError, SimdPath, file,
+    Accumulator, Activation, DEFAULT_HIDDEN, Evaluation, INPUTS, InputTransform, KingBuckets,
+    Network, NetworkError, SimdPath, file,
 };
-use ironwood::tools::train::network::{FloatNetwork, Shape, white_features};
+use ironwood::tools::train::network::{FloatNetwork, Shape, king_bucket_layout, white_features};
 use ironwood::tools::train::{Sample, loss, loss_and_gradient};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -62,6 +62,9 @@ struct Walk {
     /// in a network with mirrored inputs.
     kings_crossing_east: u64,
     kings_crossing_west: u64,
+    /// King moves onto or off their own back rank: the mover's view changes its king
+    /// bucket in a network with king buckets by rank.
+    kings_changing_rank_band: u64,
 }
 
 impl Walk {
@@ -82,6 +85,12 @@ impl Walk {
             (true, false) => self.kings_crossing_west += 1,
             _ => {}
         }
+        let back_rank = match side {
+            Color::White => 0,
+            Color::Black => 7,
+        };
+        let band = |p: &Position| (p.king_square(side).rank() as i32 - back_rank).abs().min(2);
+        self.kings_changing_rank_band += u64::from(band(pos) != band(child));
         self.nodes += 1;
     }
 }
@@ -242,7 +251,15 @@ fn every_simd_path_gives_the_scalar_integers_at_every_node_of_perft_3() {
             (384, 1, Activation::ClippedRelu),
         ])
         .map(|(hidden, buckets, activation)| {
-            loud_network(&mut rng, hidden, buckets, activation, InputTransform::Plain)
+            let plain = InputTransform::Plain;
+            loud_network(
+                &mut rng,
+                hidden,
+                buckets,
+                activation,
+                plain,
+                KingBuckets::NONE,
+            )
         })
         .collect();
     let embedded = Network::embedded();
@@ -256,36 +273,44 @@ fn every_simd_path_gives_the_scalar_integers_at_every_node_of_perft_3() {
 }
 
 #[test]
-fn a_mirrored_networks_updates_equal_a_refresh_on_every_path_as_kings_cross_the_d_e_line() {
-    // The view whose king crosses is computed afresh, the other updated: both must hold
-    // the scalar refresh's integers, from the parent and in place, on every path.
+fn mirrored_and_king_bucketed_updates_equal_a_refresh_on_every_path_as_kings_change_inputs() {
+    // The view whose king crosses the d/e line or into another king bucket is computed
+    // afresh, the other updated: both must hold the scalar refresh's integers, from the
+    // parent and in place, on every path.
     let mut rng = StdRng::seed_from_u64(33);
+    let mirrored = InputTransform::MirroredByKingFile;
     let louds = [
-        (DEFAULT_HIDDEN, 1, Activation::ClippedRelu),
-        (256, 8, Activation::SquaredClippedRelu),
+        (DEFAULT_HIDDEN, 1, Activation::ClippedRelu, mirrored, 1),
+        (256, 8, Activation::SquaredClippedRelu, mirrored, 4),
+        (32, 1, Activation::ClippedRelu, InputTransform::Plain, 2),
     ]
-    .map(|(hidden, buckets, activation)| {
+    .map(|(hidden, buckets, activation, transform, king_buckets)| {
+        let king_buckets = king_bucket_layout(king_buckets).unwrap();
         loud_network(
             &mut rng,
             hidden,
             buckets,
             activation,
-            InputTransform::MirroredByKingFile,
+            transform,
+            king_buckets,
         )
     });
     let seen = walk_every_path(&louds.each_ref());
     common::say(&format!(
-        "nnue: mirrored inputs: {} nodes compared on every path, {} castles ({} queen side), \
-         kings crossing to files e-h {} and back {} times",
+        "nnue: mirrored inputs and king buckets: {} nodes compared on every path, {} castles \
+         ({} queen side), kings crossing to files e-h {} and back {} times, onto or off the \
+         back rank or the second {} times",
         seen.nodes,
         seen.castles,
         seen.queen_castles,
         seen.kings_crossing_east,
-        seen.kings_crossing_west
+        seen.kings_crossing_west,
+        seen.kings_changing_rank_band
     ));
     assert!(seen.nodes > 100_000, "{}", seen.nodes);
     assert!(seen.queen_castles > 100 && seen.castles - seen.queen_castles > 100);
     assert!(seen.kings_crossing_east > 1000 && seen.kings_crossing_west > 1000);
+    assert!(seen.kings_changing_rank_band > 1000);
 }
 
 /// A network of width `hidden` of random integers over the whole range a file may hold.
@@ -295,6 +320,7 @@ fn loud_network(
     buckets: usize,
     activation: Activation,
     input_transform: InputTransform,
+    king_buckets: KingBuckets,
 ) -> Network {
     let limit = file::MAX_TRANSFORMER_VALUE;
     let output_limit = match activation {
@@ -302,12 +328,13 @@ fn loud_network(
         Activation::SquaredClippedRelu => file::MAX_SCRELU_OUTPUT_WEIGHT,
     };
     Network::from_parts(
-        (0..INPUTS * hidden)
+        (0..INPUTS * king_buckets.count() * hidden)
             .map(|_| rng.gen_range(-limit..=limit))
             .collect(),
         (0..hidden).map(|_| rng.gen_range(-limit..=limit)).collect(),
         activation,
         input_transform,
+        king_buckets,
         &(0..buckets * 2 * hidden)
             .map(|_| rng.gen_range(-output_limit..=output_limit))
             .collect::<Vec<_>>(),
@@ -318,7 +345,8 @@ fn loud_network(
     .unwrap()
 }
 
-/// Every shape a network file holds.
+/// Every shape a network file holds: each output layer and input transform with one set of
+/// input weights, then king buckets (2 and 4) with either transform.
 fn shapes() -> Vec<Shape> {
     let mut shapes = Vec::new();
     for input_transform in InputTransform::ALL {
@@ -329,9 +357,27 @@ fn shapes() -> Vec<Shape> {
                     output_buckets,
                     activation,
                     input_transform,
+                    king_buckets: KingBuckets::NONE,
                 });
             }
         }
+    }
+    for (input_transform, output_buckets, activation, king_buckets) in [
+        (InputTransform::Plain, 1, Activation::ClippedRelu, 2),
+        (
+            InputTransform::MirroredByKingFile,
+            8,
+            Activation::SquaredClippedRelu,
+            4,
+        ),
+    ] {
+        shapes.push(Shape {
+            hidden: DEFAULT_HIDDEN,
+            output_buckets,
+            activation,
+            input_transform,
+            king_buckets: king_bucket_layout(king_buckets).unwrap(),
+        });
     }
     shapes
 }
@@ -600,12 +646,18 @@ fn a_mirrored_network_scores_a_position_and_its_a_h_mirror_alike_and_a_plain_one
             "{side:?}: {east} east, {west} west"
         );
     }
-    for input_transform in InputTransform::ALL {
+    let four = king_bucket_layout(4).unwrap();
+    for (input_transform, king_buckets) in [
+        (InputTransform::Plain, KingBuckets::NONE),
+        (InputTransform::MirroredByKingFile, KingBuckets::NONE),
+        (InputTransform::MirroredByKingFile, four),
+    ] {
         let shape = Shape {
             hidden: DEFAULT_HIDDEN,
             output_buckets: 8,
             activation: Activation::SquaredClippedRelu,
             input_transform,
+            king_buckets,
         };
         let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(5));
         for w in &mut float.params {
@@ -633,8 +685,9 @@ fn a_mirrored_network_scores_a_position_and_its_a_h_mirror_alike_and_a_plain_one
             }
         }
         common::say(&format!(
-            "nnue: {}: {differ} of {} positions score otherwise mirrored a-h",
+            "nnue: {}, {} king bucket(s): {differ} of {} positions score otherwise mirrored a-h",
             input_transform.name(),
+            king_buckets.count(),
             pairs.len()
         ));
         assert!(
@@ -653,7 +706,7 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
     let good = GEN0_FILE.to_vec();
     assert_eq!(
         good.len(),
-        file::HEADER_SIZE + file::payload_size(DEFAULT_HIDDEN, 1)
+        file::HEADER_SIZE + file::payload_size(1, DEFAULT_HIDDEN, 1)
     );
     let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
 
@@ -661,12 +714,12 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
     bad[0] = b'X';
     assert_eq!(refuse(&bad), NetworkError::BadMagic);
     let mut bad = good.clone();
-    bad[8] = 4;
-    assert_eq!(refuse(&bad), NetworkError::BadVersion(4));
+    bad[8] = 5;
+    assert_eq!(refuse(&bad), NetworkError::BadVersion(5));
     assert!(
         refuse(&bad)
             .to_string()
-            .contains("version 4; this build reads versions 1 to 3")
+            .contains("version 5; this build reads versions 1 to 4")
     );
     // Version 1's header has no bucket count (its field is reserved, 0), nor the squared
     // clipped ReLU.
@@ -708,12 +761,13 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
     ));
     let mut bad = good.clone();
     bad[16..20].copy_from_slice(&256u32.to_le_bytes());
-    let expected = file::HEADER_SIZE + file::payload_size(256, 1);
+    let expected = file::HEADER_SIZE + file::payload_size(1, 256, 1);
     assert_eq!(
         refuse(&bad),
         NetworkError::WrongSize {
             size: good.len(),
             expected,
+            inputs: 768,
             hidden: 256,
             buckets: 1
         }
@@ -733,6 +787,7 @@ fn damaged_or_foreign_network_files_are_refused_with_their_reason() {
     let wrong_size = |size| NetworkError::WrongSize {
         size,
         expected: good.len(),
+        inputs: 768,
         hidden: 128,
         buckets: 1,
     };
@@ -784,26 +839,41 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         let loud = |input_transform| {
             let mut rng = StdRng::seed_from_u64(seed);
             let (buckets, activation) = (shape.output_buckets, shape.activation);
-            loud_network(&mut rng, shape.hidden, buckets, activation, input_transform)
+            let king_buckets = shape.king_buckets;
+            loud_network(
+                &mut rng,
+                shape.hidden,
+                buckets,
+                activation,
+                input_transform,
+                king_buckets,
+            )
         };
         let net = loud(shape.input_transform);
         let bytes = net.to_bytes();
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
         let mirrored = shape.input_transform == InputTransform::MirroredByKingFile;
+        let bucketed = shape.king_buckets.count() > 1;
         let v1 = shape.output_buckets == 1 && shape.activation == Activation::ClippedRelu;
         // The one shape version 1 holds is still written as version 1, plain inputs as
-        // version 2 at most.
-        let expected = match (mirrored, v1) {
-            (true, _) => 3,
-            (false, true) => 1,
-            (false, false) => 2,
+        // version 2 at most, one set of input weights as version 3 at most.
+        let expected = match (bucketed, mirrored, v1) {
+            (true, _, _) => 4,
+            (false, true, _) => 3,
+            (false, false, true) => 1,
+            (false, false, false) => 2,
         };
         assert_eq!(version, expected, "{shape:?}");
         let header = file::header_size(version);
-        assert_eq!(header, if mirrored { 52 } else { 48 });
+        assert_eq!(header, [48, 48, 52, 116][version as usize - 1]);
         assert_eq!(
             bytes.len(),
-            header + file::payload_size(shape.hidden, shape.output_buckets)
+            header
+                + file::payload_size(
+                    shape.king_buckets.count(),
+                    shape.hidden,
+                    shape.output_buckets
+                )
         );
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net, "{shape:?}");
@@ -813,16 +883,70 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
             (
                 back.output_buckets(),
                 back.activation(),
-                back.input_transform()
+                back.input_transform(),
+                back.king_buckets()
             ),
             (
                 shape.output_buckets,
                 shape.activation,
-                shape.input_transform
+                shape.input_transform,
+                shape.king_buckets
             )
         );
         let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
-        if mirrored {
+        if bucketed {
+            // The table follows the transform, under the checksum.
+            let at = file::KING_BUCKETS_AT;
+            assert_eq!(bytes[at..at + 64], *shape.king_buckets.table());
+            let with_table_byte = |value: u8, fix_checksum: bool| {
+                let mut bad = bytes.clone();
+                bad[at + 9] = value;
+                if fix_checksum {
+                    let sum = file::checksum(&bad[file::HEADER_SIZE..]);
+                    bad[40..48].copy_from_slice(&sum.to_le_bytes());
+                }
+                bad
+            };
+            assert!(matches!(
+                refuse(&with_table_byte(0, false)),
+                NetworkError::BadChecksum { .. }
+            ));
+            for value in [16, 200, 255] {
+                assert_eq!(
+                    refuse(&with_table_byte(value, true)),
+                    NetworkError::TooManyKingBuckets(value)
+                );
+            }
+            assert!(
+                refuse(&with_table_byte(16, true))
+                    .to_string()
+                    .contains("king bucket 16")
+            );
+            // Another table with the same count: the same weights, another network.
+            let other = Network::from_bytes(&with_table_byte(0, true)).unwrap();
+            assert_eq!(other.king_buckets().count(), shape.king_buckets.count());
+            assert_ne!(other.checksum(), net.checksum());
+            // A higher count than the weights hold: the size refuses it.
+            let more = with_table_byte(shape.king_buckets.count() as u8, true);
+            assert!(matches!(
+                refuse(&more),
+                NetworkError::WrongSize { inputs, .. }
+                    if inputs as usize == INPUTS * (shape.king_buckets.count() + 1)
+            ));
+            // Cut inside the table.
+            assert_eq!(refuse(&bytes[..100]), NetworkError::TooShort(100));
+            assert!(
+                refuse(&bytes[..100])
+                    .to_string()
+                    .contains("116 in version 4")
+            );
+            // Version 3 has no table: the same bytes are its weights.
+            assert!(matches!(
+                refuse(&with_header_field(&net, 8, 3)),
+                NetworkError::WrongSize { .. }
+            ));
+        }
+        if mirrored && !bucketed {
             // The same weights with plain inputs: the same payload, another network.
             let twin = loud(InputTransform::Plain);
             let twin_bytes = twin.to_bytes();
@@ -855,11 +979,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
             assert_eq!(Network::from_bytes(&plain).unwrap(), twin);
             // A version 3 file cut inside its longer header.
             assert_eq!(refuse(&bytes[..50]), NetworkError::TooShort(50));
-            assert!(
-                refuse(&bytes[..50])
-                    .to_string()
-                    .contains("52 from version 3")
-            );
+            assert!(refuse(&bytes[..50]).to_string().contains("52 in version 3"));
             // Versions 1 and 2 have no such field: the same bytes are their weights.
             assert!(matches!(
                 refuse(&with_header_field(&net, 8, 2)),
@@ -899,7 +1019,8 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
         // A squared clipped ReLU output weight the integer path could overflow with, with a
         // checksum that matches it.
         if shape.activation == Activation::SquaredClippedRelu {
-            let at = header + 2 * (INPUTS * shape.hidden + shape.hidden) + 2 * 5;
+            let inputs = INPUTS * shape.king_buckets.count();
+            let at = header + 2 * (inputs * shape.hidden + shape.hidden) + 2 * 5;
             for value in [128i16, -128, 1000, i16::MIN] {
                 let mut bad = bytes.clone();
                 bad[at..at + 2].copy_from_slice(&value.to_le_bytes());
@@ -938,6 +1059,7 @@ fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_fl
             output_buckets: 8,
             activation: Activation::SquaredClippedRelu,
             input_transform: InputTransform::Plain,
+            king_buckets: KingBuckets::NONE,
         };
         let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(hidden as u64));
         for w in &mut float.params {
@@ -953,7 +1075,7 @@ fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_fl
         );
         assert_eq!(
             bytes.len(),
-            file::HEADER_SIZE + file::payload_size(hidden, 8)
+            file::HEADER_SIZE + file::payload_size(1, hidden, 8)
         );
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net);
@@ -979,7 +1101,8 @@ fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_fl
                 Network::from_bytes(&with_header_field(&net, 16, other as u32)).unwrap_err(),
                 NetworkError::WrongSize {
                     size: bytes.len(),
-                    expected: file::HEADER_SIZE + file::payload_size(other, 8),
+                    expected: file::HEADER_SIZE + file::payload_size(1, other, 8),
+                    inputs: 768,
                     hidden: other as u32,
                     buckets: 8
                 }
@@ -1029,6 +1152,7 @@ fn the_output_bucket_is_the_piece_count_in_fours() {
         8,
         Activation::SquaredClippedRelu,
         InputTransform::Plain,
+        KingBuckets::NONE,
     );
     assert_eq!(net.output_bucket_of(&start), 7);
     let gen0 = Network::from_bytes(GEN0_FILE).unwrap();

@@ -10,6 +10,7 @@ use crate::common;
 use common::Engine;
 use ironwood::board::Position;
 use ironwood::nnue::{Activation, InputTransform, Network};
+use ironwood::tools::train::network::king_bucket_layout;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -315,6 +316,49 @@ fn a_run_with_mirrored_inputs_writes_a_version_3_network_without_flipping_files(
 }
 
 #[test]
+fn a_run_with_king_buckets_writes_a_version_4_network_the_engine_plays_with() {
+    let (out, stderr) = train_one_epoch_on_shard_2(
+        "train-king-buckets",
+        &[
+            "--mirror-inputs",
+            "--king-buckets",
+            "4",
+            "--output-buckets",
+            "8",
+            "--activation",
+            "screlu",
+        ],
+    );
+    assert!(
+        stderr.contains(
+            "-> 1 network (8 output buckets, screlu, inputs mirrored by king file, 4 king buckets)"
+        ),
+        "{stderr}"
+    );
+    assert!(epoch_loss(&stderr, 1, 1, "validation loss ").is_finite());
+    let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    assert_eq!(net.king_buckets(), king_bucket_layout(4).unwrap());
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 4);
+    assert_eq!(
+        bytes.len(),
+        ironwood::nnue::file::header_size(4) + ironwood::nnue::file::payload_size(4, 128, 8)
+    );
+    // A position and its a-h mirror score alike (the layout is a-h symmetric).
+    let castled = Position::from_fen("r4rk1/5ppp/8/8/8/8/5PPP/R4RK1 w - - 0 1").unwrap();
+    let mirror = Position::from_fen("1kr4r/ppp5/8/8/8/8/PPP5/1KR4R w - - 0 1").unwrap();
+    assert_eq!(net.evaluate(&castled), net.evaluate(&mirror));
+    assert_ne!(net.evaluate(&castled), 0);
+    searches_to_a_legal_move_with(&out, 5);
+
+    // Layouts there are not: a usage mistake, before any work.
+    let (code, _, stderr) =
+        common::run_ironwood(&["train", "--data", "x", "--out", "y", "--king-buckets", "3"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("must be one of [1, 2, 4]"), "{stderr}");
+}
+
+#[test]
 fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
     let dir = common::scratch_dir("train-wide");
     let data = dir.join("games.iwc");
@@ -356,7 +400,7 @@ fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
     assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 256);
     assert_eq!(
         bytes.len(),
-        ironwood::nnue::file::HEADER_SIZE + ironwood::nnue::file::payload_size(256, 8)
+        ironwood::nnue::file::HEADER_SIZE + ironwood::nnue::file::payload_size(1, 256, 8)
     );
 
     // The engine searches with it: bench, and a UCI search to a legal move.
