@@ -587,6 +587,16 @@ impl Evaluation {
 mod tests {
     use super::*;
 
+    /// White's-view features of `pos`'s pieces, as the trainer's samples hold them.
+    fn white_features(pos: &Position) -> Vec<u16> {
+        pos.occupied()
+            .map(|sq| {
+                let piece = pos.piece_at(sq).unwrap();
+                feature(Color::White, piece.color, piece.kind, sq) as u16
+            })
+            .collect()
+    }
+
     #[test]
     fn the_embedded_network_loads_and_survives_a_round_trip() {
         let net = Network::embedded();
@@ -664,13 +674,7 @@ mod tests {
             ("r6k/p7/8/8/8/8/P7/1K4R1 b - - 0 1", [false, true]),
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let white: Vec<u16> = pos
-                .occupied()
-                .map(|sq| {
-                    let piece = pos.piece_at(sq).unwrap();
-                    feature(Color::White, piece.color, piece.kind, sq) as u16
-                })
-                .collect();
+            let white = white_features(&pos);
             let mirrors = |transform| {
                 view_inputs(transform, KingBuckets::NONE, &white)
                     .map(|inputs| inputs.square_mask & 7 == 7)
@@ -703,13 +707,7 @@ mod tests {
             ("K7/8/8/8/8/8/8/7k w - - 0 1", mirrored, [7, 7]),
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let white: Vec<u16> = pos
-                .occupied()
-                .map(|sq| {
-                    let piece = pos.piece_at(sq).unwrap();
-                    feature(Color::White, piece.color, piece.kind, sq) as u16
-                })
-                .collect();
+            let white = white_features(&pos);
             let inputs = view_inputs(transform, by_rank, &white);
             assert_eq!(
                 inputs.map(|i| i.offset / INPUTS),
