@@ -4,8 +4,7 @@
 //! evaluation: two networks compared directly, without training either.
 
 use super::{K, Sample, sigmoid};
-use crate::eval;
-use crate::nnue::Network;
+use crate::nnue::{Evaluation, Network};
 use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::read_games;
 use std::fmt;
@@ -60,33 +59,18 @@ impl fmt::Display for LossReport {
     }
 }
 
-enum Evaluator {
-    HandWritten,
-    Network(Arc<Network>),
-}
-
-impl Evaluator {
-    /// Centipawns for the side to move, as the engine evaluates.
-    fn evaluate(&self, pos: &crate::board::Position) -> i32 {
-        match self {
-            Evaluator::HandWritten => eval::evaluate(pos),
-            Evaluator::Network(net) => net.evaluate(pos),
-        }
-    }
-}
-
 /// Scores the hand-written evaluation, the embedded network and `config.networks` on every
 /// position of `config.data` that `config.filter` keeps.
 pub fn evaluation_losses(config: &LossConfig) -> Result<LossReport, String> {
     let mut names = vec!["hand-written".to_string()];
-    let mut evaluators = vec![Evaluator::HandWritten];
+    let mut evaluators = vec![Evaluation::Classical];
     let embedded = Network::embedded();
     names.push(format!("embedded (nnue {:016x})", embedded.checksum()));
-    evaluators.push(Evaluator::Network(embedded));
+    evaluators.push(Evaluation::Nnue(embedded));
     for path in &config.networks {
         let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
         names.push(format!("{} (nnue {:016x})", path.display(), net.checksum()));
-        evaluators.push(Evaluator::Network(Arc::new(net)));
+        evaluators.push(Evaluation::Nnue(Arc::new(net)));
     }
     let lambda = config.lambda as f32;
     let threads = config.threads.max(1);
@@ -129,7 +113,7 @@ pub fn evaluation_losses(config: &LossConfig) -> Result<LossReport, String> {
 /// Each part's summed loss per evaluator, in part order, the parts shared out over
 /// `threads`.
 fn part_sums(
-    evaluators: &[Evaluator],
+    evaluators: &[Evaluation],
     positions: &[TrainingPosition],
     lambda: f32,
     threads: usize,
@@ -156,7 +140,7 @@ fn part_sums(
     sums
 }
 
-fn part_loss(evaluator: &Evaluator, positions: &[TrainingPosition], lambda: f32) -> f64 {
+fn part_loss(evaluator: &Evaluation, positions: &[TrainingPosition], lambda: f32) -> f64 {
     positions
         .iter()
         .map(|r| {
