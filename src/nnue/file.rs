@@ -269,8 +269,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkError> {
             let table: [u8; 64] = bytes[KING_BUCKETS_AT..KING_BUCKETS_AT + 64]
                 .try_into()
                 .unwrap();
-            let highest = *table.iter().max().unwrap();
-            KingBuckets::from_table(table).ok_or(NetworkError::TooManyKingBuckets(highest))?
+            KingBuckets::from_table(table).map_err(NetworkError::TooManyKingBuckets)?
         }
     };
     let inputs = INPUTS * king_buckets.count();

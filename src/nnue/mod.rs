@@ -162,11 +162,15 @@ impl KingBuckets {
     };
 
     /// The buckets of a table (one per square, a1 = 0 ... h8 = 63, as the view sees the
-    /// board); `count` is the highest bucket plus one. None if that passes
-    /// `MAX_KING_BUCKETS`.
-    pub fn from_table(table: [u8; 64]) -> Option<KingBuckets> {
-        let count = usize::from(*table.iter().max().unwrap_or(&0)) + 1;
-        (count <= MAX_KING_BUCKETS).then_some(KingBuckets {
+    /// board); `count` is the highest bucket plus one. The highest bucket is the error if
+    /// that passes `MAX_KING_BUCKETS`.
+    pub fn from_table(table: [u8; 64]) -> Result<KingBuckets, u8> {
+        let highest = *table.iter().max().unwrap_or(&0);
+        let count = usize::from(highest) + 1;
+        if count > MAX_KING_BUCKETS {
+            return Err(highest);
+        }
+        Ok(KingBuckets {
             table,
             count: count as u8,
         })
@@ -694,8 +698,8 @@ mod tests {
         let table = std::array::from_fn(|sq| (sq / 8 + 8 * usize::from(sq % 8 >= 4)) as u8);
         let by_rank = KingBuckets::from_table(table).unwrap();
         assert_eq!(by_rank.count(), 16);
-        assert!(KingBuckets::from_table([16; 64]).is_none());
-        assert_eq!(KingBuckets::from_table([0; 64]), Some(KingBuckets::NONE));
+        assert_eq!(KingBuckets::from_table([16; 64]), Err(16));
+        assert_eq!(KingBuckets::from_table([0; 64]), Ok(KingBuckets::NONE));
         let (plain, mirrored) = (InputTransform::Plain, InputTransform::MirroredByKingFile);
         // (FEN, transform, White's bucket, Black's bucket)
         for (fen, transform, expected) in [

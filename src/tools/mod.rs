@@ -7,6 +7,7 @@ pub mod bench;
 pub mod corpus;
 pub mod datagen;
 pub mod epd;
+pub mod parallel;
 pub mod perft_command;
 pub mod spsa;
 pub mod train;

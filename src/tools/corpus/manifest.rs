@@ -11,6 +11,7 @@ use super::format::{
     BLOCK_HEADER_SIZE, CorpusError, GameRecord, GameResult, Metadata, ShardWriter, block_stats,
     blocks, crc32, decode_block, encode_game, read_header, read_shard,
 };
+use crate::tools::parallel;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -335,29 +336,8 @@ fn write_shard(path: &Path, metadata: &Metadata, games: &[GameRecord]) -> Result
 /// Returns a summary, or every problem found.
 pub fn verify(dir: &Path, threads: usize) -> Result<String, String> {
     let manifest = Manifest::load(dir)?;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut found: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.clamp(1, manifest.entries.len().max(1)))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut found = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(entry) = manifest.entries.get(i) else {
-                            return found;
-                        };
-                        found.push((i, verify_shard(dir, entry)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a verify thread panicked"))
-            .collect()
-    });
-    found.sort_by_key(|(i, _)| *i);
-    let mut problems: Vec<String> = found.into_iter().flat_map(|(_, p)| p).collect();
+    let found = parallel::map(&manifest.entries, threads, |entry| verify_shard(dir, entry));
+    let mut problems: Vec<String> = found.into_iter().flatten().collect();
     let games: u64 = manifest.entries.iter().map(|e| e.games).sum();
     let positions: u64 = manifest.entries.iter().map(|e| e.positions).sum();
     let bytes: u64 = manifest.entries.iter().map(|e| e.bytes).sum();

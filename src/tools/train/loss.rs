@@ -7,6 +7,7 @@ use super::{K, Sample, sigmoid};
 use crate::nnue::{Evaluation, Network};
 use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::read_games;
+use crate::tools::parallel;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -110,8 +111,7 @@ pub fn evaluation_losses(config: &LossConfig) -> Result<LossReport, String> {
     })
 }
 
-/// Each part's summed loss per evaluator, in part order, the parts shared out over
-/// `threads`.
+/// Each part's summed loss per evaluator, in part order, the parts shared over `threads`.
 fn part_sums(
     evaluators: &[Evaluation],
     positions: &[TrainingPosition],
@@ -119,35 +119,20 @@ fn part_sums(
     threads: usize,
 ) -> Vec<Vec<f64>> {
     let parts: Vec<&[TrainingPosition]> = positions.chunks(PART).collect();
-    let mut sums = vec![Vec::new(); parts.len()];
-    std::thread::scope(|scope| {
-        let mut work: Vec<Vec<(&[TrainingPosition], &mut Vec<f64>)>> =
-            (0..threads).map(|_| Vec::new()).collect();
-        for (i, (part, sum)) in parts.iter().zip(sums.iter_mut()).enumerate() {
-            work[i % threads].push((part, sum));
-        }
-        for jobs in work {
-            scope.spawn(move || {
-                for (part, sum) in jobs {
-                    *sum = evaluators
-                        .iter()
-                        .map(|e| part_loss(e, part, lambda))
-                        .collect();
-                }
-            });
-        }
-    });
-    sums
+    parallel::map(&parts, threads, |part| {
+        evaluators
+            .iter()
+            .map(|e| part_loss(e, part, lambda))
+            .collect()
+    })
 }
 
 fn part_loss(evaluator: &Evaluation, positions: &[TrainingPosition], lambda: f32) -> f64 {
     positions
         .iter()
         .map(|r| {
-            let white_score = sigmoid(K * f32::from(r.score));
-            let target = Sample::new(&r.position, white_score, r.result as u8).target(lambda);
             let predicted = sigmoid(K * evaluator.evaluate(&r.position) as f32);
-            f64::from((predicted - target).powi(2))
+            Sample::labelled(r).squared_error(predicted, lambda)
         })
         .sum()
 }

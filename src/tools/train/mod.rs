@@ -9,8 +9,9 @@ pub mod network;
 
 use crate::board::Color;
 use crate::nnue::{self, Activation, InputTransform, KingBuckets, SCALE};
-use crate::tools::corpus::filter::Filter;
+use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::read_games;
+use crate::tools::parallel;
 use network::{FloatNetwork, Shape, WEIGHT_LIMIT, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -123,6 +124,20 @@ impl Sample {
         }
     }
 
+    /// A corpus position labelled: its search score (White's view, in centipawns) as White's
+    /// winning chance, sigmoid(K x score), and the game's result.
+    pub fn labelled(record: &TrainingPosition) -> Sample {
+        let white_score = sigmoid(K * f32::from(record.score));
+        Sample::new(&record.position, white_score, record.result as u8)
+    }
+
+    /// One position's loss: the squared error of `predicted` (the side to move's winning
+    /// chance) against the target at `lambda`.
+    #[inline]
+    pub fn squared_error(&self, predicted: f32, lambda: f32) -> f64 {
+        f64::from((predicted - self.target(lambda)).powi(2))
+    }
+
     /// The blend of result and score at `lambda`, side to move's view, 0 to 1.
     #[inline]
     pub fn target(&self, lambda: f32) -> f32 {
@@ -180,10 +195,8 @@ pub fn load(
         let game = kept
             .into_iter()
             .map(|r| {
-                let white_score = sigmoid(K * f32::from(r.score));
-                let sample = Sample::new(&r.position, white_score, r.result as u8);
                 let classical = sigmoid(K * crate::eval::evaluate(&r.position) as f32);
-                (sample, classical)
+                (Sample::labelled(&r), classical)
             })
             .collect();
         games.push(game);
@@ -197,7 +210,7 @@ pub fn load(
         .collect();
     let classical_validation_loss = held_out
         .iter()
-        .map(|(s, p)| f64::from((p - s.target(validation_lambda as f32)).powi(2)))
+        .map(|(s, p)| s.squared_error(*p, validation_lambda as f32))
         .sum::<f64>()
         / held_out.len().max(1) as f64;
     let held_out_count = held_out.len();
@@ -345,7 +358,7 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
         .iter()
         .map(|s| {
             let p = sigmoid(scale * net.output_with(s.features(), s.black_to_move, own, other));
-            f64::from((p - s.target(lambda)).powi(2))
+            s.squared_error(p, lambda)
         })
         .sum();
     total / samples.len().max(1) as f64
@@ -453,39 +466,25 @@ fn batch_gradient<'a>(
 ) -> (f64, &'a [Vec<f32>]) {
     let weight = 1.0 / batch.len() as f32;
     let chunks: Vec<&[&Sample]> = batch.chunks(CHUNK).collect();
-    let mut losses = vec![0.0f64; chunks.len()];
     let used = &mut buffers[..chunks.len()];
-    std::thread::scope(|scope| {
-        let mut work: Vec<Vec<(usize, &mut Vec<f32>, &mut f64)>> =
-            (0..threads).map(|_| Vec::new()).collect();
-        for (i, (buffer, loss)) in used.iter_mut().zip(losses.iter_mut()).enumerate() {
-            work[i % threads].push((i, buffer, loss));
-        }
-        for jobs in work {
-            let chunks = &chunks;
-            scope.spawn(move || {
-                for (i, buffer, loss) in jobs {
-                    buffer.iter_mut().for_each(|g| *g = 0.0);
-                    *loss = gradient_of(net, chunks[i], lambda, weight, buffer);
-                }
-            });
-        }
+    let mut jobs: Vec<(&mut Vec<f32>, f64)> = used.iter_mut().map(|b| (b, 0.0)).collect();
+    parallel::for_each(&mut jobs, threads, |i, (buffer, loss)| {
+        buffer.fill(0.0);
+        *loss = gradient_of(net, chunks[i], lambda, weight, buffer);
     });
-    (losses.iter().sum::<f64>() / batch.len() as f64, used)
+    let total: f64 = jobs.iter().map(|(_, loss)| loss).sum();
+    (total / batch.len() as f64, used)
 }
 
-/// The validation loss at `lambda` over `threads`.
+/// The validation loss at `lambda` over `threads`, summed in fixed chunks in order (the same
+/// figure whatever `threads`, so the epoch kept does not depend on them).
 fn parallel_loss(net: &FloatNetwork, samples: &[Sample], lambda: f32, threads: usize) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
-    let part = samples.len().div_ceil(threads);
-    let sums: Vec<f64> = std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(part)
-            .map(|chunk| scope.spawn(move || loss(net, chunk, lambda) * chunk.len() as f64))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    let chunks: Vec<&[Sample]> = samples.chunks(CHUNK).collect();
+    let sums = parallel::map(&chunks, threads, |chunk| {
+        loss(net, chunk, lambda) * chunk.len() as f64
     });
     sums.iter().sum::<f64>() / samples.len() as f64
 }

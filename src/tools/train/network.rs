@@ -72,7 +72,7 @@ pub fn king_bucket_layout(count: usize) -> Option<KingBuckets> {
     if !KING_BUCKET_LAYOUTS.contains(&count) {
         return None;
     }
-    KingBuckets::from_table(std::array::from_fn(bucket))
+    KingBuckets::from_table(std::array::from_fn(bucket)).ok()
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -17,6 +17,7 @@ use crate::eval::trace::EvalTrace;
 use crate::eval::weights::{SCALE, WEIGHTS};
 use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::{read_games, shard_paths};
+use crate::tools::parallel;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -226,19 +227,7 @@ fn map_chunks<T: Send>(
     per_chunk: &(dyn Fn(&[Sample]) -> T + Sync),
 ) -> Vec<T> {
     let chunks: Vec<&[Sample]> = samples.chunks(CHUNK).collect();
-    let per_thread = chunks.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .chunks(per_thread)
-            .map(|group| {
-                scope.spawn(move || group.iter().map(|c| per_chunk(c)).collect::<Vec<T>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("tuner thread"))
-            .collect()
-    })
+    parallel::map(&chunks, threads, |chunk| per_chunk(chunk))
 }
 
 fn loss(
@@ -328,34 +317,25 @@ fn trace(
     threads: usize,
     moved: &AtomicUsize,
 ) -> Vec<(EvalTrace, f32, f32)> {
-    let per_thread = records.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = records
-            .chunks(per_thread)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .filter_map(|r| {
-                            let trace = if resolve {
-                                let leaf = resolve::resolve(&r.position);
-                                if leaf.key() != r.position.key() {
-                                    moved.fetch_add(1, Ordering::Relaxed);
-                                }
-                                EvalTrace::of(&leaf)?
-                            } else {
-                                EvalTrace::of(&r.position)?
-                            };
-                            Some((trace, r.result.white_score() as f32, f32::from(r.score)))
-                        })
-                        .collect::<Vec<_>>()
-                })
+    let chunks: Vec<&[TrainingPosition]> = records.chunks(CHUNK).collect();
+    let traced = parallel::map(&chunks, threads, |chunk| {
+        chunk
+            .iter()
+            .filter_map(|r| {
+                let trace = if resolve {
+                    let leaf = resolve::resolve(&r.position);
+                    if leaf.key() != r.position.key() {
+                        moved.fetch_add(1, Ordering::Relaxed);
+                    }
+                    EvalTrace::of(&leaf)?
+                } else {
+                    EvalTrace::of(&r.position)?
+                };
+                Some((trace, r.result.white_score() as f32, f32::from(r.score)))
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("tracing thread"))
-            .collect()
-    })
+            .collect::<Vec<_>>()
+    });
+    traced.into_iter().flatten().collect()
 }
 
 /// The fitted weights as integers, and the scale factors kept within 0..=FULL.
