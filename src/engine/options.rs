@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 52] = [
+pub(crate) const OPTIONS: [EngineOption; 51] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -693,7 +693,6 @@ pub(crate) const OPTIONS: [EngineOption; 52] = [
         reduce_checks_and_losing_captures
     ),
     switch!("Correction History", correction_history),
-    switch!("Fifty Move Scaling", fifty_move_scaling),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),
     switch!("TT PV", tt_pv),

@@ -91,9 +91,6 @@ pub struct SearchFeatures {
     /// A reduced move's full-depth re-searches go a ply deeper when it beat the best score
     /// by far, a ply shallower when only just.
     pub research_depth: bool,
-    /// The static eval drawn toward zero as the plies since the last capture or pawn move
-    /// add up: a position that makes no progress ends drawn by the fifty-move rule.
-    pub fifty_move_scaling: bool,
     /// Correct the static eval by what searches found of the same pawn structure, the same
     /// non-pawn pieces of each side and the same last two moves.
     pub correction_history: bool,
@@ -192,7 +189,6 @@ impl Default for SearchFeatures {
             capture_futility: false,
             fail_high_reduction: false,
             correction_history: false,
-            fifty_move_scaling: false,
             tt_pv: false,
             threat_ordering: false,
             reduce_checks_and_losing_captures: false,

@@ -71,8 +71,6 @@ macro_rules! with_search_params {
                 "capture futility: the margin over the victim at any depth"),
             (CaptureFutilityMargin, capture_futility_margin, 150, 30, 400, 12.0,
                 "capture futility: the margin over the victim per ply of depth"),
-            (FiftyMoveScale, fifty_move_scale, 200, 100, 1000, 20.0,
-                "fifty-move scaling: the static eval times (this - plies since a capture or pawn move) / this"),
             (DeltaMargin, delta_margin, 200, 0, 500, 20.0,
                 "quiescence: delta pruning's margin over the captured piece"),
             (LmrBase, lmr_base, 75, 0, 200, 8.0,

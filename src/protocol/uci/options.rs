@@ -196,7 +196,7 @@ mod tests {
         }
         assert_eq!(
             all.len(),
-            user.len() + 27 + crate::engine::options::TUNABLES.len()
+            user.len() + 26 + crate::engine::options::TUNABLES.len()
         );
     }
 

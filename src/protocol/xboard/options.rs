@@ -175,7 +175,7 @@ mod tests {
         let all = features(&options);
         assert_eq!(all[..USER_FEATURES.len()], USER_FEATURES);
         assert_eq!(
-            all[USER_FEATURES.len()..USER_FEATURES.len() + 27],
+            all[USER_FEATURES.len()..USER_FEATURES.len() + 26],
             [
                 "Null Move -check 1",
                 "Late Move Reductions -check 1",
@@ -195,7 +195,6 @@ mod tests {
                 "Re-search Depth -check 1",
                 "Reduce Checks And Losing Captures -check 0",
                 "Correction History -check 0",
-                "Fifty Move Scaling -check 0",
                 "ProbCut -check 1",
                 "TT Eval -check 1",
                 "TT PV -check 0",
@@ -208,7 +207,7 @@ mod tests {
         );
         assert_eq!(
             all.len(),
-            USER_FEATURES.len() + 27 + crate::engine::options::TUNABLES.len()
+            USER_FEATURES.len() + 26 + crate::engine::options::TUNABLES.len()
         );
         set(&mut options, "Futility", Some("0")).unwrap();
         set(&mut options, "IID", Some("Off")).unwrap();

@@ -460,13 +460,11 @@ impl ThreadSearch<'_> {
         } else {
             self.stack.evaluate(pos, ply, &self.features.evaluation)
         };
-        let static_eval = if in_check {
+        let static_eval = if in_check || !self.features.correction_history {
             raw_eval
-        } else if !self.features.correction_history {
-            self.fifty_move_scaled(raw_eval, pos)
         } else {
             node.correction_keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
-            self.corrected(self.fifty_move_scaled(raw_eval, pos), &node.correction_keys)
+            self.corrected(raw_eval, &node.correction_keys)
         };
         let improving =
             !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
@@ -568,19 +566,6 @@ impl ThreadSearch<'_> {
 
     fn verifying_null_move(&self, pos: &Position, ply: usize) -> bool {
         self.null_verify_side == Some(pos.side_to_move()) && ply < self.null_verify_ply
-    }
-
-    /// `eval` (a static evaluation, not in check) times (S - h) / S, h the plies since the last
-    /// capture or pawn move and S `FiftyMoveScale`, with `Fifty Move Scaling`: a side that
-    /// cannot make progress sees its edge fade toward the fifty-move draw, and one ahead is
-    /// drawn to moves that reset the count. The table keeps the unscaled value.
-    #[inline]
-    fn fifty_move_scaled(&self, eval: i32, pos: &Position) -> i32 {
-        if !self.features.fifty_move_scaling {
-            return eval;
-        }
-        let scale = self.features.params.fifty_move_scale;
-        eval * (scale - i32::from(pos.halfmove_clock())).max(0) / scale
     }
 
     /// The static evaluation `raw_eval` corrected by the correction histories' entries under
@@ -1301,10 +1286,9 @@ impl ThreadSearch<'_> {
                 && !is_decisive(best)
                 && bound.says_more_than(best, facts.static_eval)
             {
-                let scaled = self.fifty_move_scaled(raw_eval, pos);
                 self.tables
                     .correction
-                    .update(&node.correction_keys, pass.depth, best - scaled);
+                    .update(&node.correction_keys, pass.depth, best - raw_eval);
             }
         }
         self.pass_done(node, pos)
@@ -1366,7 +1350,6 @@ impl ThreadSearch<'_> {
                 |h| h.static_eval,
             );
             node.facts.raw_eval = static_eval;
-            let static_eval = self.fifty_move_scaled(static_eval, pos);
             let static_eval = if self.features.correction_history {
                 self.corrected(
                     static_eval,

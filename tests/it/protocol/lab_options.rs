@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 27] = [
+const LAB: [&str; 26] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -76,7 +76,6 @@ const LAB: [&str; 27] = [
     "Re-search Depth",
     "Reduce Checks And Losing Captures",
     "Correction History",
-    "Fifty Move Scaling",
     "ProbCut",
     "TT Eval",
     "TT PV",

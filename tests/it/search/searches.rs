@@ -224,7 +224,7 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
     type Toggle = (&'static str, fn(&mut SearchFeatures));
     // Each toggle adds to the classic set (the seeds' IID, null move, reductions, futility)
     // and the histories, whatever the defaults are; the last one is today's defaults.
-    let toggles: [Toggle; 15] = [
+    let toggles: [Toggle; 14] = [
         ("none of them", |_| {}),
         ("history pruning", |f| f.history_pruning = true),
         ("capture futility", |f| f.capture_futility = true),
@@ -241,7 +241,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             f.iid = IidMode::Reduction
         }),
         ("correction history", |f| f.correction_history = true),
-        ("fifty-move scaling", |f| f.fifty_move_scaling = true),
         ("table score as eval", |f| f.tt_eval = true),
         ("ProbCut", |f| f.probcut = true),
         ("the defaults", |f| *f = SearchFeatures::default()),
@@ -277,34 +276,6 @@ fn mates_keep_their_exact_scores_with_each_newer_technique_switched_on() {
             );
         }
     }
-}
-
-#[test]
-fn fifty_move_scaling_draws_a_won_score_toward_zero_as_the_count_grows() {
-    // A rook and pawn against a rook, White to move: won, with no mate near.
-    let score = |halfmove: u32, scaling: bool| {
-        let fen = format!("8/8/2k5/8/8/2B5/3RK3/7r w - - {halfmove} 60");
-        let pos = Position::from_fen(&fen).unwrap();
-        let mut searcher = Searcher::new(16, 1);
-        searcher.features.fifty_move_scaling = scaling;
-        let limits = SearchLimits {
-            depth: Some(6),
-            ..SearchLimits::default()
-        };
-        run(&mut searcher, &pos, &[], &limits).score
-    };
-    let (fresh, late) = (score(0, false), score(80, false));
-    assert!(fresh > 100, "{fresh}");
-    // Off, the count changes nothing this side of the fifty-move draw.
-    assert_eq!(late, fresh);
-    // On, a count of 80 leaves about three fifths of the edge (the search's own moves
-    // change the count, so not exactly).
-    let (fresh_scaled, late_scaled) = (score(0, true), score(80, true));
-    assert!(fresh_scaled > 100, "{fresh_scaled}");
-    assert!(
-        late_scaled > 0 && late_scaled < fresh_scaled * 4 / 5,
-        "count 0: {fresh_scaled}, count 80: {late_scaled}"
-    );
 }
 
 #[test]
