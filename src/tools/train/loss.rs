@@ -74,7 +74,7 @@ pub fn evaluation_losses(config: &LossConfig) -> Result<LossReport, String> {
         evaluators.push(Evaluation::Nnue(Arc::new(net)));
     }
     let lambda = config.lambda as f32;
-    let threads = config.threads.max(1);
+    let threads = config.threads;
     let mut sums = vec![0.0f64; evaluators.len()];
     let (mut games, mut positions) = (0, 0);
     let mut pending: Vec<TrainingPosition> = Vec::with_capacity(BATCH);
@@ -120,19 +120,19 @@ fn part_sums(
 ) -> Vec<Vec<f64>> {
     let parts: Vec<&[TrainingPosition]> = positions.chunks(PART).collect();
     parallel::map(&parts, threads, |part| {
-        evaluators
-            .iter()
-            .map(|e| part_loss(e, part, lambda))
-            .collect()
+        part_losses(evaluators, part, lambda)
     })
 }
 
-fn part_loss(evaluator: &Evaluation, positions: &[TrainingPosition], lambda: f32) -> f64 {
-    positions
-        .iter()
-        .map(|r| {
+/// Each evaluator's summed loss over `positions`, each position labelled once for all.
+fn part_losses(evaluators: &[Evaluation], positions: &[TrainingPosition], lambda: f32) -> Vec<f64> {
+    let mut sums = vec![0.0f64; evaluators.len()];
+    for r in positions {
+        let sample = Sample::labelled(r);
+        for (sum, evaluator) in sums.iter_mut().zip(evaluators) {
             let predicted = sigmoid(K * evaluator.evaluate(&r.position) as f32);
-            Sample::labelled(r).squared_error(predicted, lambda)
-        })
-        .sum()
+            *sum += sample.squared_error(predicted, lambda);
+        }
+    }
+    sums
 }
