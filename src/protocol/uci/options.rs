@@ -194,10 +194,11 @@ mod tests {
         ] {
             assert!(all.iter().any(|n| n == name), "{name}: {all:?}");
         }
-        assert_eq!(
-            all.len(),
-            user.len() + 26 + crate::engine::options::TUNABLES.len()
-        );
+        // Every lab option is announced: the switches and forms of `OPTIONS`, then `TUNABLES`.
+        let lab_options = crate::engine::options::all_options()
+            .filter(|o| o.audience == crate::engine::options::Audience::Lab)
+            .count();
+        assert_eq!(all.len(), user.len() + lab_options);
     }
 
     #[test]

@@ -174,40 +174,41 @@ mod tests {
         };
         let all = features(&options);
         assert_eq!(all[..USER_FEATURES.len()], USER_FEATURES);
+        let lab = [
+            "Null Move -check 1",
+            "Late Move Reductions -check 1",
+            "Reverse Futility -check 1",
+            "Futility -check 1",
+            "Late Move Pruning -check 1",
+            "Recapture Extension -check 1",
+            "Aspiration Windows -check 1",
+            "Fail High Reduction -check 0",
+            "SEE Pruning -check 1",
+            "History Pruning -check 0",
+            "Capture Futility -check 0",
+            "Singular Extensions -check 1",
+            "Double Extensions -check 1",
+            "Razoring -check 1",
+            "Reduced Depth Pruning -check 1",
+            "Re-search Depth -check 1",
+            "Reduce Checks And Losing Captures -check 0",
+            "Correction History -check 0",
+            "ProbCut -check 1",
+            "TT Eval -check 1",
+            "TT PV -check 0",
+            "Threat Ordering -check 0",
+            "Adaptive Time -check 1",
+            "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
+            "Search Driver -combo *Recursive /// Iterative",
+            "Evaluation -combo Classical /// *NNUE",
+        ];
         assert_eq!(
-            all[USER_FEATURES.len()..USER_FEATURES.len() + 26],
-            [
-                "Null Move -check 1",
-                "Late Move Reductions -check 1",
-                "Reverse Futility -check 1",
-                "Futility -check 1",
-                "Late Move Pruning -check 1",
-                "Recapture Extension -check 1",
-                "Aspiration Windows -check 1",
-                "Fail High Reduction -check 0",
-                "SEE Pruning -check 1",
-                "History Pruning -check 0",
-                "Capture Futility -check 0",
-                "Singular Extensions -check 1",
-                "Double Extensions -check 1",
-                "Razoring -check 1",
-                "Reduced Depth Pruning -check 1",
-                "Re-search Depth -check 1",
-                "Reduce Checks And Losing Captures -check 0",
-                "Correction History -check 0",
-                "ProbCut -check 1",
-                "TT Eval -check 1",
-                "TT PV -check 0",
-                "Threat Ordering -check 0",
-                "Adaptive Time -check 1",
-                "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
-                "Search Driver -combo *Recursive /// Iterative",
-                "Evaluation -combo Classical /// *NNUE",
-            ]
+            all[USER_FEATURES.len()..USER_FEATURES.len() + lab.len()],
+            lab
         );
         assert_eq!(
             all.len(),
-            USER_FEATURES.len() + 26 + crate::engine::options::TUNABLES.len()
+            USER_FEATURES.len() + lab.len() + crate::engine::options::TUNABLES.len()
         );
         set(&mut options, "Futility", Some("0")).unwrap();
         set(&mut options, "IID", Some("Off")).unwrap();
