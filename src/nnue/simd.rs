@@ -11,7 +11,7 @@
 //!
 //! The kernels take a view's values as a slice of the network's width H: the transformer
 //! in tiles of 8 registers (one for H = 128, the embedded width), the output layer register
-//! by register; the AVX2 kernels are compiled for widths 128, 256 and 384 with the width
+//! by register; the AVX2 kernels are compiled for widths 128, 256, 384 and 512 with the width
 //! known (unrolled, as the kernels were when the width was a constant), and loop for others.
 //!
 //! AVX2 is used when the CPU has it, decided once at first use; `IRONWOOD_SIMD=scalar` or
@@ -171,6 +171,13 @@ pub(super) fn apply_rows(
                     adds,
                     subs,
                 ),
+                512 => x86::apply_rows_fixed::<512>(
+                    values.try_into().unwrap(),
+                    source.map(|s| s.try_into().unwrap()),
+                    weights,
+                    adds,
+                    subs,
+                ),
                 _ => x86::apply_rows_avx2(values, source, weights, adds, subs),
             }
         },
@@ -208,6 +215,7 @@ pub(super) fn output_sum(path: SimdPath, own: &[i16], other: &[i16], weights: &[
                 128 => x86::output_layer::<8, false>(own, other, weights),
                 256 => x86::output_layer::<16, false>(own, other, weights),
                 384 => x86::output_layer::<24, false>(own, other, weights),
+                512 => x86::output_layer::<32, false>(own, other, weights),
                 _ => x86::output_layer::<0, false>(own, other, weights),
             }
         },
@@ -237,6 +245,7 @@ pub(super) fn squared_output_sum(
                 128 => x86::output_layer::<8, true>(own, other, weights),
                 256 => x86::output_layer::<16, true>(own, other, weights),
                 384 => x86::output_layer::<24, true>(own, other, weights),
+                512 => x86::output_layer::<32, true>(own, other, weights),
                 _ => x86::output_layer::<0, true>(own, other, weights),
             }
         },
@@ -346,7 +355,7 @@ mod x86 {
     }
 
     /// `apply_rows_avx2` for a width `H` the compiler knows (a multiple of `TILE`): the
-    /// common widths, 128 (one tile, the embedded network's) to 384, with no loop or
+    /// common widths, 128 (one tile) to 512, with no loop or
     /// bounds left to check but the rows'.
     #[target_feature(enable = "avx2")]
     pub(super) fn apply_rows_fixed<const H: usize>(
@@ -448,7 +457,7 @@ mod x86 {
     }
 
     /// The output layer over `REGISTERS` registers per view, a count the compiler knows for
-    /// the common widths (128, 256, 384: it unrolls them), or with `REGISTERS` 0 as many as
+    /// the common widths (128 to 512: it unrolls them), or with `REGISTERS` 0 as many as
     /// the width has. Clipped ReLU: madd multiplies the clipped values (0..=QA) by the
     /// weights and adds neighbouring pairs into i32 lanes (no pair can overflow, as a value
     /// is never -32768, and no lane: `PRODUCTS_PER_LANE`). Squared (`SQUARED`): v x w in
@@ -520,7 +529,18 @@ mod tests {
 
     /// Widths the tests run: the smallest, the embedded one, the wider ones a network is
     /// trained at (a tile and a part, whole tiles), one of each partial tile, the widest.
-    const WIDTHS: [usize; 9] = [HIDDEN_STEP, 128, 256, 384, 160, 192, 224, 352, MAX_HIDDEN];
+    const WIDTHS: [usize; 10] = [
+        HIDDEN_STEP,
+        128,
+        256,
+        384,
+        512,
+        160,
+        192,
+        224,
+        352,
+        MAX_HIDDEN,
+    ];
 
     #[test]
     fn every_path_gives_the_scalar_integers_on_random_values_at_the_extremes() {
