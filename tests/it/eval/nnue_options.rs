@@ -32,23 +32,31 @@ fn start(extra: &[&str]) -> Engine {
     Engine::start_with(&args, log_dir)
 }
 
-/// The score of a depth-1 UCI search from a position a pawn up for White.
-fn uci_depth_one_score(engine: &mut Engine) -> String {
-    engine.send("position fen rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    engine.send("go depth 1");
-    let lines = engine.until("bestmove", SEARCH, |l| l.starts_with("bestmove"));
-    let info = lines
+/// A position a pawn up for White, then an Italian opening: two scores, so that the two
+/// evaluations cannot agree by chance (generation 7 and the hand-written one both scored the
+/// first 98).
+const SCORED_FENS: [&str; 2] = [
+    "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+];
+
+/// The scores of depth-1 UCI searches from `SCORED_FENS`.
+fn uci_depth_one_scores(engine: &mut Engine) -> Vec<i32> {
+    SCORED_FENS
         .iter()
-        .rev()
-        .find(|l| l.contains(" score cp "))
-        .unwrap_or_else(|| engine.fail("no score"));
-    info.split(" score cp ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string()
+        .map(|fen| {
+            engine.send(&format!("position fen {fen}"));
+            engine.send("go depth 1");
+            let lines = engine.until("bestmove", SEARCH, |l| l.starts_with("bestmove"));
+            let info = lines
+                .iter()
+                .rev()
+                .find(|l| l.contains(" score cp "))
+                .unwrap_or_else(|| engine.fail("no score"));
+            let after = info.split(" score cp ").nth(1).unwrap();
+            after.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
 }
 
 #[test]
@@ -66,9 +74,9 @@ fn uci_announces_the_file_refuses_bad_networks_and_searches_with_the_network() {
     assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_string()));
     engine.send("isready");
     engine.expect("readyok", SEARCH, |l| l == "readyok");
-    let default = uci_depth_one_score(&mut engine);
+    let default = uci_depth_one_scores(&mut engine);
     engine.send("setoption name Evaluation value Classical");
-    let classical = uci_depth_one_score(&mut engine);
+    let classical = uci_depth_one_scores(&mut engine);
     assert_ne!(default, classical, "the option changed nothing");
 
     engine.send(&format!(
@@ -85,17 +93,13 @@ fn uci_announces_the_file_refuses_bad_networks_and_searches_with_the_network() {
     assert!(error.contains("keeping the network <embedded>"), "{error}");
 
     engine.send("setoption name Evaluation value NNUE");
-    let nnue = uci_depth_one_score(&mut engine);
+    let nnue = uci_depth_one_scores(&mut engine);
     assert_eq!(nnue, default, "the network is the default");
-    let expected = Network::embedded().evaluate(
-        &ironwood::board::Position::from_fen(
-            "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        )
-        .unwrap(),
-    );
+    let expected =
+        Network::embedded().evaluate(&ironwood::board::Position::from_fen(SCORED_FENS[0]).unwrap());
     assert!(
-        (nnue.parse::<i32>().unwrap() - expected).abs() < 400,
-        "depth 1 {nnue}, static {expected}"
+        (nnue[0] - expected).abs() < 400,
+        "depth 1 {nnue:?}, static {expected}"
     );
 
     // A good file is taken without a word; the search goes on with it.
@@ -103,9 +107,9 @@ fn uci_announces_the_file_refuses_bad_networks_and_searches_with_the_network() {
     engine.send("isready");
     let lines = engine.until("readyok", SEARCH, |l| l == "readyok");
     assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
-    assert_eq!(uci_depth_one_score(&mut engine), nnue);
+    assert_eq!(uci_depth_one_scores(&mut engine), nnue);
     engine.send("setoption name Evaluation value Classical");
-    assert_eq!(uci_depth_one_score(&mut engine), classical);
+    assert_eq!(uci_depth_one_scores(&mut engine), classical);
     engine.send("quit");
     assert_eq!(engine.wait_exit(SEARCH), Some(0));
 }
