@@ -295,6 +295,14 @@ pub fn thinking(line: &str) -> Option<(u32, i64, Vec<String>)> {
     Some((depth, score, parts.map(str::to_string).collect()))
 }
 
+/// The word after `key` in a protocol line: `field("info depth 9 score cp 31", "cp")` is
+/// `Some("31")`.
+pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|word| *word == key)?;
+    words.next()
+}
+
 /// A line that may never appear in protocol output during play.
 pub fn is_result(line: &str) -> bool {
     line.starts_with("1-0") || line.starts_with("0-1") || line.starts_with("1/2-1/2")
@@ -504,9 +512,7 @@ pub fn uci_nodes_at_depth(engine: &mut Engine, fen: &str, depth: u32, timeout: D
         .rev()
         .find(|l| l.starts_with("info depth") && l.contains(" nodes "))
         .unwrap_or_else(|| engine.fail("no info line with nodes"));
-    info.split(" nodes ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
+    field(info, "nodes")
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| engine.fail(&format!("no node count in {info}")))
 }

@@ -48,13 +48,11 @@ fn uci_depth_one_scores(engine: &mut Engine) -> Vec<i32> {
             engine.send(&format!("position fen {fen}"));
             engine.send("go depth 1");
             let lines = engine.until("bestmove", SEARCH, |l| l.starts_with("bestmove"));
-            let info = lines
+            lines
                 .iter()
                 .rev()
-                .find(|l| l.contains(" score cp "))
-                .unwrap_or_else(|| engine.fail("no score"));
-            let after = info.split(" score cp ").nth(1).unwrap();
-            after.split_whitespace().next().unwrap().parse().unwrap()
+                .find_map(|l| common::field(l, "cp")?.parse().ok())
+                .unwrap_or_else(|| engine.fail("no score"))
         })
         .collect()
 }

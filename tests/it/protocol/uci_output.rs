@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::{Engine, LONG, SHORT, openings, scratch_dir};
+use common::{Engine, LONG, SHORT, field, openings, scratch_dir};
 use ironwood::board::game::{Game, Outcome};
 use ironwood::board::{Position, is_legal, parse_move};
 
@@ -69,12 +69,6 @@ impl Setup {
     }
 }
 
-/// The words after `key` up to the next keyword (`pv` runs to the end of the line).
-fn field<'a>(tokens: &[&'a str], key: &str) -> Option<&'a str> {
-    let at = tokens.iter().position(|t| *t == key)?;
-    tokens.get(at + 1).copied()
-}
-
 /// Checks one `info ... pv ...` line against the rules; returns (multipv, PV).
 fn check_pv_line(engine: &Engine, game: &Game, line: &str) -> (usize, Vec<String>) {
     let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -83,7 +77,7 @@ fn check_pv_line(engine: &Engine, game: &Game, line: &str) -> (usize, Vec<String
     if pv.is_empty() {
         engine.fail(&format!("empty PV: {line}"));
     }
-    let multipv = match field(&tokens, "multipv") {
+    let multipv = match field(line, "multipv") {
         Some(k) => k
             .parse()
             .unwrap_or_else(|_| engine.fail(&format!("bad multipv: {line}"))),

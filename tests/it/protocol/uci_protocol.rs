@@ -8,7 +8,7 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, LONG, SHORT, scratch_dir};
+use common::{Engine, LONG, SHORT, field, scratch_dir};
 use ironwood::board::{Move, Position, is_legal, parse_move};
 
 fn start(extra: &[&str]) -> Engine {
@@ -48,13 +48,6 @@ fn best_move(engine: &mut Engine, pos: &Position, timeout: Duration) -> (Vec<Str
         Ok(m) if is_legal(pos, m) => (lines, m),
         _ => engine.fail(&format!("illegal best move {text:?}")),
     }
-}
-
-/// `key value` from an info line.
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut tokens = line.split_whitespace();
-    tokens.find(|t| *t == key)?;
-    tokens.next()
 }
 
 fn pv(line: &str) -> Vec<&str> {

@@ -8,7 +8,7 @@ use crate::common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{Engine, LONG, SHORT, scratch_dir};
+use common::{Engine, LONG, SHORT, field, scratch_dir};
 use ironwood::board::{Position, is_legal, parse_move};
 use ironwood::tablebase::{Tablebases, Wdl};
 
@@ -46,12 +46,6 @@ fn ready(engine: &mut Engine) -> Vec<String> {
     let mut lines = engine.until("readyok", LONG, |l| l == "readyok");
     lines.pop();
     lines
-}
-
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut tokens = line.split_whitespace();
-    tokens.find(|t| *t == key)?;
-    tokens.next()
 }
 
 /// Whether `text`, played in `fen`, keeps the win, by the tables (checked against
