@@ -92,10 +92,10 @@ pub struct CorrectionKeys {
 
 impl CorrectionKeys {
     /// `last_moves` as the continuation histories see them: one ply back, then two.
-    pub fn new(pos: &Position, last_moves: &[Option<PieceTo>; 2]) -> CorrectionKeys {
+    pub fn new(pos: &Position, last_moves: &[Option<PieceTo>]) -> CorrectionKeys {
         let side = pos.side_to_move().index() * SLOTS;
         let continuation = match last_moves {
-            [Some(one), Some(two)] => Some(two.index() * PIECE_TO_COUNT + one.index()),
+            [Some(one), Some(two), ..] => Some(two.index() * PIECE_TO_COUNT + one.index()),
             _ => None,
         };
         CorrectionKeys {

@@ -1,7 +1,7 @@
 //! The history tables a search thread learns from its cutoffs, each a small type over one flat
 //! array of `i16`: butterfly (side, whether origin and target are attacked, from, to),
-//! continuation ((piece, to) of a move one or two plies back, then this move's piece and
-//! target) and capture (piece, target, captured kind).
+//! continuation ((piece, to) of a move one, two or four plies back, then this move's piece
+//! and target) and capture (piece, target, captured kind).
 //! The eval's correction tables are in `correction.rs`.
 
 use crate::board::{Color, Move, MoveKind, Piece, PieceKind, Position};
@@ -33,6 +33,11 @@ impl PieceTo {
         usize::from(self.0)
     }
 }
+
+/// A node's continuation-history keys: the moves one, two and four plies back (the last
+/// `None` unless `Fourth Ply Continuation` is on; any `None` after a null move or near the
+/// root). Every slot reads and trains the same table, as Stockfish's plies do.
+pub type ContinuationSlots = [Option<PieceTo>; 3];
 
 /// Quiet moves by side, by which of origin and target the opponent attacks (`threat`, 0-3:
 /// `ordering::Threats::index`), then by origin and target.

@@ -107,6 +107,9 @@ pub struct SearchFeatures {
     /// attacker's reach, stepping into it), and the butterfly history kept apart by whether
     /// a move's origin and target are attacked.
     pub threat_ordering: bool,
+    /// Quiet moves also ordered, reduced and rewarded by the continuation history of the
+    /// side's own move before last (four plies back), beside one and two plies back.
+    pub fourth_ply_continuation: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -191,6 +194,7 @@ impl Default for SearchFeatures {
             correction_history: false,
             tt_pv: false,
             threat_ordering: false,
+            fourth_ply_continuation: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -9,7 +9,9 @@ use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square}
 use crate::eval::PIECE_VALUES;
 
 use super::correction::Corrections;
-use super::history::{ButterflyHistory, CaptureHistory, ContinuationHistory, PieceTo};
+use super::history::{
+    ButterflyHistory, CaptureHistory, ContinuationHistory, ContinuationSlots, PieceTo,
+};
 
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -55,7 +57,7 @@ impl OrderingTables {
     pub fn continuation_score(
         &self,
         now: Option<PieceTo>,
-        continuation: &[Option<PieceTo>; 2],
+        continuation: &ContinuationSlots,
     ) -> i32 {
         let Some(now) = now else { return 0 };
         continuation
@@ -71,7 +73,7 @@ impl OrderingTables {
         &self,
         pos: &Position,
         m: Move,
-        continuation: &[Option<PieceTo>; 2],
+        continuation: &ContinuationSlots,
         threats: &Threats,
     ) -> i32 {
         let side = pos.side_to_move();
@@ -97,7 +99,7 @@ impl OrderingTables {
         (bonus, malus): (i32, i32),
         best: Move,
         tried: &[Move],
-        continuation: &[Option<PieceTo>; 2],
+        continuation: &ContinuationSlots,
         threats: &Threats,
     ) {
         let side = pos.side_to_move();

@@ -8,7 +8,7 @@
 
 use crate::board::{Move, MoveList, PieceKind, Position, is_playable, legal_captures, legal_moves};
 
-use super::history::PieceTo;
+use super::history::ContinuationSlots;
 use super::ordering::{OrderingTables, Threats, mvv_lva, see_at_least};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +45,9 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// The (piece, target) of the moves one and two plies back, for continuation histories.
-    continuation: [Option<PieceTo>; 2],
+    /// The (piece, target) of the moves one, two and four plies back, for continuation
+    /// histories.
+    continuation: ContinuationSlots,
     /// What the opponent attacks, for the quiet moves' order and the node's history reads;
     /// found once the first quiet move is about to be handed out (most nodes cut before).
     threats: Threats,
@@ -69,7 +70,7 @@ impl Default for MovePicker {
             tt_move: Move::NULL,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            continuation: [None; 2],
+            continuation: [None; 3],
             threats: Threats::default(),
             threats_known: false,
             moves: MoveList::new(),
@@ -89,7 +90,7 @@ impl MovePicker {
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
-        continuation: [Option<PieceTo>; 2],
+        continuation: ContinuationSlots,
         threat_ordering: bool,
     ) {
         self.stage = Stage::TtMove;
@@ -338,6 +339,7 @@ mod tests {
     use super::*;
     use crate::board::Piece;
     use crate::board::perft::parse_perft_line;
+    use crate::search::history::PieceTo;
 
     const SUITE: &str = include_str!("../../tests/data/perft.epd");
 
@@ -399,6 +401,10 @@ mod tests {
             let earlier = [
                 Some(PieceTo::new(Piece::new(!side, PieceKind::Knight), moves[0])),
                 None,
+                Some(PieceTo::new(
+                    Piece::new(side, PieceKind::Rook),
+                    moves[moves.len() - 1],
+                )),
             ];
             for (i, &m) in moves.iter().enumerate() {
                 tables.update_history(side, m, &threats, (i as i32 * 37 % 11 - 5) * 100);

@@ -197,6 +197,7 @@ mod tests {
             "TT Eval -check 1",
             "TT PV -check 0",
             "Threat Ordering -check 0",
+            "Fourth Ply Continuation -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

@@ -11,7 +11,7 @@ mod node;
 
 use crate::board::{Move, MoveList, Position};
 
-use super::history::PieceTo;
+use super::history::ContinuationSlots;
 use super::limit::Iteration;
 use super::ordering::{OrderingTables, Threats, score_moves};
 use super::score::{INFINITY, MAX_PLY, is_decisive};
@@ -679,13 +679,19 @@ impl<'a> ThreadSearch<'a> {
     // What the nodes below the root share
     // ------------------------------------------------------------------------------------
 
-    /// The continuation-history slots of the moves one and two plies before the node at `ply`.
-    fn continuation_slots(&self, ply: usize) -> [Option<PieceTo>; 2] {
+    /// The continuation-history slots of the moves one, two and (with `Fourth Ply
+    /// Continuation`) four plies before the node at `ply`.
+    fn continuation_slots(&self, ply: usize) -> ContinuationSlots {
         let back = |n: usize| {
             ply.checked_sub(n)
                 .and_then(|p| self.stack[p].continuation_slot())
         };
-        [back(1), back(2)]
+        let fourth = if self.features.fourth_ply_continuation {
+            back(4)
+        } else {
+            None
+        };
+        [back(1), back(2), fourth]
     }
 
     /// Records `m`, played from `pos`, as the move at `ply` before its child is searched: the

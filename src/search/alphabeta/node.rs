@@ -5,7 +5,7 @@
 
 use crate::board::{CastlingRights, Move, PieceKind, Position, count_legal_moves, is_playable};
 use crate::search::correction::CorrectionKeys;
-use crate::search::history::PieceTo;
+use crate::search::history::{ContinuationSlots, PieceTo};
 use crate::search::ordering::{captured_kind, piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND, is_decisive};
 use crate::search::stack::NodeFacts;
@@ -196,7 +196,7 @@ struct MovePass {
     full_depth: i32,
     previous: Move,
     counter: Move,
-    continuation: [Option<PieceTo>; 2],
+    continuation: ContinuationSlots,
     limits: PruningLimits,
     best: i32,
     best_move: Move,
@@ -212,7 +212,7 @@ impl Default for MovePass {
             full_depth: 0,
             previous: Move::NULL,
             counter: Move::NULL,
-            continuation: [None; 2],
+            continuation: [None; 3],
             limits: PruningLimits::OFF,
             best: -INFINITY,
             best_move: Move::NULL,
@@ -1353,7 +1353,7 @@ impl ThreadSearch<'_> {
             let static_eval = if self.features.correction_history {
                 self.corrected(
                     static_eval,
-                    &CorrectionKeys::new(pos, &self.continuation_slots(ply)),
+                    &CorrectionKeys::new(pos, &self.continuation_slots(ply)[..2]),
                 )
             } else {
                 static_eval

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 26] = [
+const LAB: [&str; 27] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -80,6 +80,7 @@ const LAB: [&str; 26] = [
     "TT Eval",
     "TT PV",
     "Threat Ordering",
+    "Fourth Ply Continuation",
     "Adaptive Time",
     "IID",
     "Search Driver",

@@ -119,6 +119,9 @@ fn every_switch_on() -> SearchFeatures {
         correction_history: true,
         probcut: true,
         tt_eval: true,
+        tt_pv: true,
+        threat_ordering: true,
+        fourth_ply_continuation: true,
         ..SearchFeatures::default()
     }
 }
