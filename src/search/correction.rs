@@ -91,7 +91,8 @@ pub struct CorrectionKeys {
 }
 
 impl CorrectionKeys {
-    /// `last_moves` as the continuation histories see them: one ply back, then two.
+    /// `last_moves` as the continuation histories see them: one ply back, then two (a slot
+    /// further back, as `Fourth Ply Continuation`'s, is not read).
     pub fn new(pos: &Position, last_moves: &[Option<PieceTo>]) -> CorrectionKeys {
         let side = pos.side_to_move().index() * SLOTS;
         let continuation = match last_moves {

@@ -1342,6 +1342,7 @@ impl ThreadSearch<'_> {
         node.facts.tt_pv = pv_node || self.features.tt_pv && tt_hit.is_some_and(|h| h.was_pv);
         node.facts.in_check = in_check;
         let mut pass = MovePass::default();
+        let continuation = self.continuation_slots(ply);
         if in_check {
             node.stand_pat = -INFINITY;
         } else {
@@ -1351,10 +1352,7 @@ impl ThreadSearch<'_> {
             );
             node.facts.raw_eval = static_eval;
             let static_eval = if self.features.correction_history {
-                self.corrected(
-                    static_eval,
-                    &CorrectionKeys::new(pos, &self.continuation_slots(ply)[..2]),
-                )
+                self.corrected(static_eval, &CorrectionKeys::new(pos, &continuation))
             } else {
                 static_eval
             };
@@ -1372,7 +1370,6 @@ impl ThreadSearch<'_> {
 
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.best_move);
         node.facts.tt_move = tt_move;
-        let continuation = self.continuation_slots(ply);
         let frame = &mut self.stack[ply];
         if in_check {
             let killers = frame.killers;
