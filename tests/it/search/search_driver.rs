@@ -321,15 +321,21 @@ fn xboard_thinking(args: &[&str], option: Option<&str>, fen: &str) -> Vec<String
     let played = lines.last().unwrap()["move ".len()..].to_string();
     assert!(parse_move(&pos, &played).is_ok(), "illegal move {played}");
     engine.send("quit");
-    let mut out: Vec<String> = lines
-        .iter()
-        .filter(|l| thinking(l).is_some())
-        .map(|l| {
-            let mut parts: Vec<&str> = l.split_whitespace().collect();
-            parts.remove(2);
-            parts.join(" ")
-        })
-        .collect();
+    // A new best move inside an iteration is shown only once the search is 50 ms old, so
+    // on a loaded machine more of them appear; each depth's last line is the whole iteration.
+    let mut out: Vec<String> = Vec::new();
+    for line in lines.iter().filter(|l| thinking(l).is_some()) {
+        let mut parts: Vec<&str> = line.split_whitespace().collect();
+        parts.remove(2);
+        let depth = parts[0];
+        if out
+            .last()
+            .is_some_and(|l| l.split_whitespace().next() == Some(depth))
+        {
+            out.pop();
+        }
+        out.push(parts.join(" "));
+    }
     out.push(played);
     out
 }
