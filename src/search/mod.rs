@@ -110,6 +110,12 @@ pub struct SearchFeatures {
     /// Quiet moves also ordered, reduced and rewarded by the continuation history of the
     /// side's own move before last (four plies back), beside one and two plies back.
     pub fourth_ply_continuation: bool,
+    /// A late move reduced a ply more once more than three of the node's children have
+    /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
+    pub cutoff_count: bool,
+    /// A late quiet move reduced a ply more where the table's move is a capture or a
+    /// promotion: the quiet moves behind a good tactical move rarely beat it.
+    pub tt_capture_reduction: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -195,6 +201,8 @@ impl Default for SearchFeatures {
             tt_pv: false,
             threat_ordering: false,
             fourth_ply_continuation: false,
+            cutoff_count: false,
+            tt_capture_reduction: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -66,6 +66,9 @@ pub struct Frame {
     /// Double extensions on the path from the root through `current_move` (before the node
     /// chooses a move: to the node), which caps them per line.
     pub double_extensions: u8,
+    /// Beta cutoffs of the nodes at this ply since their parent's move loop began: many of
+    /// them say the parent's moves are being refuted, so its later moves are reduced more.
+    pub cutoffs: u32,
     /// Quiet moves searched so far without a cutoff, for the history malus.
     pub quiets_tried: [Move; QUIETS_REMEMBERED],
     pub quiet_count: usize,
@@ -91,6 +94,7 @@ impl Default for Frame {
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
             double_extensions: 0,
+            cutoffs: 0,
             quiets_tried: [Move::NULL; QUIETS_REMEMBERED],
             quiet_count: 0,
             captures_tried: [Move::NULL; CAPTURES_REMEMBERED],

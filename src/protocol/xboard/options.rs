@@ -198,6 +198,8 @@ mod tests {
             "TT PV -check 0",
             "Threat Ordering -check 0",
             "Fourth Ply Continuation -check 0",
+            "Cutoff Count -check 0",
+            "TT Capture Reduction -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

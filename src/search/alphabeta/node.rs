@@ -926,6 +926,7 @@ impl ThreadSearch<'_> {
         );
         frame.quiet_count = 0;
         frame.capture_count = 0;
+        self.stack[ply + 1].cutoffs = 0;
         node.pass = pass;
         node.moves_seen = 0;
         self.next_move(node, pos)
@@ -1095,9 +1096,15 @@ impl ThreadSearch<'_> {
         reduction += i32::from(!facts.improving);
         reduction += i32::from(facts.cut_node);
         reduction -= i32::from(gives_check);
+        if self.features.cutoff_count && self.stack[ply + 1].cutoffs > 3 {
+            reduction += 1;
+        }
         if quiet {
             if self.stack[ply].is_killer(m) || m == pass.counter {
                 reduction -= 1;
+            }
+            if self.features.tt_capture_reduction && facts.tt_move.is_tactical() {
+                reduction += 1;
             }
             let threats = self.stack[ply].picker.threats();
             let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
@@ -1201,6 +1208,7 @@ impl ThreadSearch<'_> {
                     // kind tried before it.
                     let pass = &node.pass;
                     let frame = &mut self.stack[ply];
+                    frame.cutoffs += 1;
                     let params = &self.features.params;
                     let reward = (
                         params.history_bonus(pass.depth),

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 27] = [
+const LAB: [&str; 29] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -81,6 +81,8 @@ const LAB: [&str; 27] = [
     "TT PV",
     "Threat Ordering",
     "Fourth Ply Continuation",
+    "Cutoff Count",
+    "TT Capture Reduction",
     "Adaptive Time",
     "IID",
     "Search Driver",

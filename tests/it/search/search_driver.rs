@@ -122,6 +122,8 @@ fn every_switch_on() -> SearchFeatures {
         tt_pv: true,
         threat_ordering: true,
         fourth_ply_continuation: true,
+        cutoff_count: true,
+        tt_capture_reduction: true,
         ..SearchFeatures::default()
     }
 }
