@@ -316,6 +316,8 @@ fn xboard_thinking(args: &[&str], option: Option<&str>, fen: &str) -> Vec<String
     engine.send("force");
     engine.send(&format!("setboard {fen}"));
     engine.send("post");
+    // Depth alone ends the search: on a loaded machine the default clock stopped it short.
+    engine.send("st 600");
     engine.send("sd 7");
     engine.send("go");
     let pos = Position::from_fen(fen).unwrap();
