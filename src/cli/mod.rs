@@ -98,6 +98,9 @@ pub struct GlobalOptions {
     /// announce the search's switches and constants as options (settable without it)
     #[arg(long, global = true)]
     pub tunables: bool,
+    /// set any option, the lab's too (repeatable; before a subcommand)
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub option: Vec<(String, String)>,
 }
 
 impl GlobalOptions {
@@ -124,7 +127,7 @@ impl GlobalOptions {
     /// the order they are set (the network before the evaluation that uses it). No option
     /// counterpart: the log flags (fractions of a megabyte, and needed before a session
     /// starts), `--protocol` and `--tunables` (which options a GUI is shown).
-    pub(crate) fn engine_settings(&self) -> Vec<(&'static str, &'static str, String)> {
+    pub(crate) fn engine_settings(&self) -> Vec<(&'static str, String, String)> {
         fn text(value: Option<impl ToString>) -> Option<String> {
             value.map(|v| v.to_string())
         }
@@ -144,7 +147,12 @@ impl GlobalOptions {
             ("--syzygy-path", "SyzygyPath", text(tables)),
         ]
         .into_iter()
-        .filter_map(|(flag, name, value)| Some((flag, name, value?)))
+        .filter_map(|(flag, name, value)| Some((flag, name.to_string(), value?)))
+        .chain(
+            self.option
+                .iter()
+                .map(|(name, value)| ("--option", name.clone(), value.clone())),
+        )
         .collect()
     }
 }
@@ -654,6 +662,16 @@ fn king_buckets(text: &str) -> Result<KingBuckets, String> {
 
 fn depth(text: &str) -> Result<u32, String> {
     whole::<u32>(0, u64::from(MAX_CLI_DEPTH))(text)
+}
+
+/// `NAME=VALUE`, split at the first `=` (a value may hold more), the name not empty.
+fn name_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.to_string()))
+        }
+        _ => Err("must be NAME=VALUE".to_string()),
+    }
 }
 
 fn not_empty(text: &str) -> Result<PathBuf, String> {

@@ -4,7 +4,7 @@
 
 use super::{Cli, CorpusCommand, GlobalOptions, Subcommand};
 use crate::engine::limits::{DEFAULT_DATAGEN_NODES, DEFAULT_HASH_MB, cap_hash_mb};
-use crate::engine::options::{EngineOptions, SetError, Spelling};
+use crate::engine::options::{EngineOptions, SetError, Spelling, check_word};
 use crate::tools::{bench, corpus::manifest, datagen, epd, perft_command, spsa, train, tune};
 use crate::{logging, sys};
 
@@ -133,12 +133,12 @@ fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String>
     Ok(0)
 }
 
-/// How the command line names options: as `GlobalOptions::engine_settings` does, choices in
-/// any case (the flags take them in lower case).
+/// How the command line names options: as `GlobalOptions::engine_settings` does, or as
+/// `--option` spells them, names and choices in any case, check boxes as UCI spells them.
 const COMMAND_LINE: Spelling = Spelling {
     shown: |_| true,
     ignore_case: true,
-    check: |_| None,
+    check: check_word,
 };
 
 /// The first settings: each flag that is an option too set through `EngineOptions::set`, the
@@ -152,15 +152,26 @@ fn engine_settings(options: &GlobalOptions) -> (EngineOptions, Vec<String>) {
     };
     let mut refused = Vec::new();
     for (flag, name, value) in options.engine_settings() {
-        let mut result = settings.set(name, &value, COMMAND_LINE);
+        let mut result = settings.set(&name, &value, COMMAND_LINE);
         // Only the table: memory freed or taken since the cap above moves its range.
-        if let Err(SetError::OutOfRange { high, .. }) = result {
-            result = settings.set(name, &high.to_string(), COMMAND_LINE);
+        if let Err(SetError::OutOfRange { high, .. }) = result
+            && flag != "--option"
+        {
+            result = settings.set(&name, &high.to_string(), COMMAND_LINE);
         }
+        let given = if flag == "--option" {
+            format!("{flag} {name}={value}")
+        } else {
+            format!("{flag} {value}")
+        };
         match result {
             Ok(_) => {}
             Err(SetError::File { why, .. }) => refused.push(format!("{flag} {why}")),
-            Err(_) => refused.push(format!("{flag} {value}: refused")),
+            Err(SetError::Unknown) => refused.push(format!("{given}: no such option")),
+            Err(SetError::OutOfRange { low, high, .. }) => {
+                refused.push(format!("{given}: outside {low} to {high}"))
+            }
+            Err(SetError::BadValue(_)) => refused.push(format!("{given}: refused")),
         }
     }
     (settings, refused)

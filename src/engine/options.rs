@@ -796,6 +796,16 @@ pub(crate) struct Spelling {
 
 /// Why `EngineOptions::set` refused a value; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A check box's value as UCI and the command line spell it: `true`, `1` or `on`, `false`,
+/// `0` or `off`, in any case.
+pub(crate) fn check_word(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" => Some(true),
+        "false" | "0" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 pub(crate) enum SetError {
     Unknown,
     /// Not a value of the option's kind.

@@ -77,9 +77,7 @@ pub fn search_positions(
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         let mut searcher = Searcher::new(hash_mb, 1);
-        searcher.features.evaluation = features.evaluation.clone();
-        searcher.features.driver = features.driver;
-        searcher.features.syzygy = features.syzygy.clone();
+        searcher.features = features.clone();
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

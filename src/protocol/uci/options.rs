@@ -6,7 +6,7 @@
 
 pub(crate) use crate::engine::options::OptionEffect;
 use crate::engine::options::{
-    EngineOption, EngineOptions, OptionKind, SetError, Spelling, all_options,
+    EngineOption, EngineOptions, OptionKind, SetError, Spelling, all_options, check_word,
 };
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,19 +95,11 @@ fn announcement(option: &EngineOption, options: &EngineOptions) -> String {
     }
 }
 
-fn parse_check(value: &str) -> Option<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "1" | "on" => Some(true),
-        "false" | "0" | "off" => Some(false),
-        _ => None,
-    }
-}
-
 /// How UCI names options (case-insensitively) and spells check boxes.
 const UCI: Spelling = Spelling {
     shown: EngineOption::shown_to_uci,
     ignore_case: true,
-    check: parse_check,
+    check: check_word,
 };
 
 /// Applies `setoption name NAME [value VALUE]` through `EngineOptions::set`; a value the

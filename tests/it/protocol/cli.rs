@@ -87,6 +87,68 @@ fn bench_prints_positions_then_the_summary_then_the_openbench_line() {
     );
 }
 
+/// `--option` reaches every option through the setter `setoption` uses, the lab's too, so
+/// `bench` counts the nodes of a search with a switch flipped; a name or value the engine
+/// does not take ends the tool with the reason.
+#[test]
+fn any_option_is_set_from_the_command_line() {
+    let nodes = |args: &[&str]| {
+        let (code, out, err) = run_ironwood(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out.lines()
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let default = nodes(&["bench", "4"]);
+    assert_eq!(
+        nodes(&["--option", "Null Move=true", "bench", "4"]),
+        default
+    );
+    let without = nodes(&["--option", "null move=OFF", "bench", "4"]);
+    assert_ne!(without, default);
+    // Later ones win, as a GUI's later `setoption` does.
+    let both = [
+        "--option",
+        "Null Move=false",
+        "--option",
+        "Null Move=true",
+        "bench",
+        "4",
+    ];
+    assert_eq!(nodes(&both), default);
+    for (args, why) in [
+        (
+            &["--option", "No Such Switch=true", "bench", "2"][..],
+            "no such option",
+        ),
+        (
+            &["--option", "Null Move=maybe", "bench", "2"],
+            "Null Move=maybe: refused",
+        ),
+        (
+            &["--option", "Hash=0", "bench", "2"],
+            "--option Hash=0: outside",
+        ),
+    ] {
+        let (code, out, err) = run_ironwood(args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    let c = parse("--option A=b=c --option X= bench 2").unwrap();
+    assert_eq!(
+        c.options.option,
+        [
+            ("A".to_string(), "b=c".to_string()),
+            ("X".to_string(), String::new())
+        ]
+    );
+}
+
 #[test]
 fn epd_suite_counts_solved_positions() {
     let dir = std::env::temp_dir().join(format!("ironwood-epd-{}", std::process::id()));
@@ -145,6 +207,7 @@ fn help_fits_the_terminal_and_names_every_global_flag_once() {
         "--eval-file",
         "--driver",
         "--tunables",
+        "--option",
     ] {
         assert_eq!(
             top.matches(&format!(" {flag} ")).count() + top.matches(&format!(" {flag}\n")).count(),
@@ -492,6 +555,10 @@ fn mistakes_are_usage_errors_not_panics() {
         "--log-max-mb inf",
         "--log-keep-mb 0.0001",
         "--tunables=1",
+        "--option",
+        "--option Null",
+        "--option =1",
+        "bench 2 --option",
         "datagen",
         "datagen --out",
         "datagen --out f --games 0",
