@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 54] = [
+pub(crate) const OPTIONS: [EngineOption; 56] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -700,6 +700,8 @@ pub(crate) const OPTIONS: [EngineOption; 54] = [
     switch!("Fourth Ply Continuation", fourth_ply_continuation),
     switch!("Cutoff Count", cutoff_count),
     switch!("TT Capture Reduction", tt_capture_reduction),
+    switch!("TT Cutoff History", tt_cutoff_history),
+    switch!("Prior Quiet Bonus", prior_quiet_bonus),
     switch!("Adaptive Time", adaptive_time),
     option(
         "IID",
@@ -794,8 +796,6 @@ pub(crate) struct Spelling {
     pub(crate) check: fn(&str) -> Option<bool>,
 }
 
-/// Why `EngineOptions::set` refused a value; nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
 /// A check box's value as UCI and the command line spell it: `true`, `1` or `on`, `false`,
 /// `0` or `off`, in any case.
 pub(crate) fn check_word(value: &str) -> Option<bool> {
@@ -806,6 +806,8 @@ pub(crate) fn check_word(value: &str) -> Option<bool> {
     }
 }
 
+/// Why `EngineOptions::set` refused a value; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum SetError {
     Unknown,
     /// Not a value of the option's kind.

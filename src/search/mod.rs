@@ -116,6 +116,12 @@ pub struct SearchFeatures {
     /// A late quiet move reduced a ply more where the table's move is a capture or a
     /// promotion: the quiet moves behind a good tactical move rarely beat it.
     pub tt_capture_reduction: bool,
+    /// A quiet table move that cuts a node off is rewarded in the histories as a cutoff in
+    /// the move loop would be.
+    pub tt_cutoff_history: bool,
+    /// A node where no move beat alpha rewards the quiet move that led to it in its side's
+    /// histories (Stockfish's prior countermove bonus).
+    pub prior_quiet_bonus: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -201,8 +207,10 @@ impl Default for SearchFeatures {
             tt_pv: false,
             threat_ordering: false,
             fourth_ply_continuation: false,
-            cutoff_count: false,
+            cutoff_count: true,
             tt_capture_reduction: false,
+            tt_cutoff_history: false,
+            prior_quiet_bonus: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

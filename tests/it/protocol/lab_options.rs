@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 29] = [
+const LAB: [&str; 31] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -83,6 +83,8 @@ const LAB: [&str; 29] = [
     "Fourth Ply Continuation",
     "Cutoff Count",
     "TT Capture Reduction",
+    "TT Cutoff History",
+    "Prior Quiet Bonus",
     "Adaptive Time",
     "IID",
     "Search Driver",

@@ -124,6 +124,8 @@ fn every_switch_on() -> SearchFeatures {
         fourth_ply_continuation: true,
         cutoff_count: true,
         tt_capture_reduction: true,
+        tt_cutoff_history: true,
+        prior_quiet_bonus: true,
         ..SearchFeatures::default()
     }
 }
