@@ -155,7 +155,7 @@ fn engine_settings(options: &GlobalOptions) -> (EngineOptions, Vec<String>) {
         let mut result = settings.set(&name, &value, COMMAND_LINE);
         // Only the table: memory freed or taken since the cap above moves its range.
         if let Err(SetError::OutOfRange { high, .. }) = result
-            && flag != "--option"
+            && flag == "--hash"
         {
             result = settings.set(&name, &high.to_string(), COMMAND_LINE);
         }
