@@ -122,6 +122,9 @@ pub struct SearchFeatures {
     /// A node where no move beat alpha rewards the quiet move that led to it in its side's
     /// histories (Stockfish's prior countermove bonus).
     pub prior_quiet_bonus: bool,
+    /// A quiet move's butterfly entry moves by what it did to its side's static eval (the
+    /// parent's eval against the child's), at every node it leads to.
+    pub eval_diff_history: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -211,6 +214,7 @@ impl Default for SearchFeatures {
             tt_capture_reduction: false,
             tt_cutoff_history: false,
             prior_quiet_bonus: false,
+            eval_diff_history: false,
             reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -153,7 +153,7 @@ impl OrderingTables {
         }
     }
 
-    #[cfg(test)]
+    /// `bonus` in the butterfly entry of `side`'s quiet move `m` (`Eval Diff History`).
     pub fn update_history(&mut self, side: Color, m: Move, threats: &Threats, bonus: i32) {
         self.butterfly.update(side, m, threats.index(m), bonus);
     }

@@ -202,6 +202,7 @@ mod tests {
             "TT Capture Reduction -check 0",
             "TT Cutoff History -check 0",
             "Prior Quiet Bonus -check 0",
+            "Eval Diff History -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

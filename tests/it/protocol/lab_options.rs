@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 31] = [
+const LAB: [&str; 32] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -85,6 +85,7 @@ const LAB: [&str; 31] = [
     "TT Capture Reduction",
     "TT Cutoff History",
     "Prior Quiet Bonus",
+    "Eval Diff History",
     "Adaptive Time",
     "IID",
     "Search Driver",

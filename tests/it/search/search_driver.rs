@@ -126,6 +126,7 @@ fn every_switch_on() -> SearchFeatures {
         tt_capture_reduction: true,
         tt_cutoff_history: true,
         prior_quiet_bonus: true,
+        eval_diff_history: true,
         ..SearchFeatures::default()
     }
 }
