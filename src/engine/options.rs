@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 57] = [
+pub(crate) const OPTIONS: [EngineOption; 56] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -688,10 +688,6 @@ pub(crate) const OPTIONS: [EngineOption; 57] = [
     switch!("Razoring", razoring),
     switch!("Reduced Depth Pruning", reduced_depth_pruning),
     switch!("Re-search Depth", research_depth),
-    switch!(
-        "Reduce Checks And Losing Captures",
-        reduce_checks_and_losing_captures
-    ),
     switch!("Correction History", correction_history),
     switch!("ProbCut", probcut),
     switch!("TT Eval", tt_eval),

@@ -66,8 +66,6 @@ pub enum SearchDriver {
 pub struct SearchFeatures {
     pub null_move: bool,
     pub late_move_reductions: bool,
-    /// Late-move reductions also for quiet checks (a ply less) and for losing captures.
-    pub reduce_checks_and_losing_captures: bool,
     pub reverse_futility: bool,
     pub futility: bool,
     pub late_move_pruning: bool,
@@ -215,7 +213,6 @@ impl Default for SearchFeatures {
             tt_cutoff_history: false,
             prior_quiet_bonus: false,
             eval_diff_history: false,
-            reduce_checks_and_losing_captures: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

@@ -240,12 +240,6 @@ impl MovePicker {
         }
     }
 
-    /// Whether the move just handed out came after the good captures, killers and counter
-    /// move: a quiet move by history, or (if tactical) a losing capture or underpromotion.
-    pub fn in_late_stage(&self) -> bool {
-        self.stage == Stage::QuietsThenBad
-    }
-
     /// Generates the captures and queen promotions, scored for `pick`.
     ///
     /// Not inlined, nor is `generate_quiets`: inside `next`, the compiler set up the

@@ -191,7 +191,6 @@ mod tests {
             "Razoring -check 1",
             "Reduced Depth Pruning -check 1",
             "Re-search Depth -check 1",
-            "Reduce Checks And Losing Captures -check 0",
             "Correction History -check 0",
             "ProbCut -check 1",
             "TT Eval -check 1",

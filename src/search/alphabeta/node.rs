@@ -1017,8 +1017,7 @@ impl ThreadSearch<'_> {
                 let limits = &pass.limits;
                 let reduced_limits;
                 let quiet_limits = if quiet && self.features.reduced_depth_pruning {
-                    let reduction =
-                        self.reduction_terms(node, pos, m, true, false, continuation_score);
+                    let reduction = self.reduction_terms(node, pos, m, continuation_score);
                     reduced_limits =
                         QuietLimits::new(&self.features, (depth - reduction).max(0), node.eval);
                     &reduced_limits
@@ -1069,22 +1068,17 @@ impl ThreadSearch<'_> {
             };
             let new_depth = depth - 1 + extension;
 
-            // Step 11a. Late-move reductions for quiet moves ordered late; with the wider
-            // switch also for quiet checks (a ply less) and losing captures.
+            // Step 11a. Late-move reductions for quiet moves ordered late, not for checks.
             let mut reduction = 0;
-            let reducible = if self.features.reduce_checks_and_losing_captures {
-                quiet || self.stack[ply].picker.in_late_stage()
-            } else {
-                quiet && !gives_check
-            };
             if self.features.late_move_reductions
                 && depth >= 3
                 && pass.searched > usize::from(pv_node)
-                && reducible
+                && quiet
+                && !gives_check
                 && !in_check
             {
                 reduction = self
-                    .reduction_terms(node, pos, m, quiet, gives_check, continuation_score)
+                    .reduction_terms(node, pos, m, continuation_score)
                     .clamp(0, new_depth - 1);
             }
 
@@ -1118,18 +1112,17 @@ impl ThreadSearch<'_> {
         self.finish_moves(node, pos)
     }
 
-    /// Step 11a's reduction of move `m` before its bounds: the table's by depth and moves
-    /// searched, a ply less in PV nodes, for a check, a killer or counter move and a good
-    /// history, more where the eval is not improving and in expected cut nodes. Step 10 may
-    /// judge a quiet move by the depth it would leave.
+    /// Step 11a's reduction of quiet move `m` before its bounds: the table's by depth and
+    /// moves searched, a ply less in PV nodes, for a killer or counter move and a good
+    /// history, more where the eval is not improving, in expected cut nodes and once the
+    /// node's children keep failing high. Step 10 may judge a quiet move by the depth it
+    /// would leave.
     #[inline(always)]
     fn reduction_terms(
         &self,
         node: &Node,
         pos: &Position,
         m: Move,
-        quiet: bool,
-        gives_check: bool,
         continuation_score: i32,
     ) -> i32 {
         let (ply, pass) = (node.ply, &node.pass);
@@ -1138,21 +1131,18 @@ impl ThreadSearch<'_> {
         reduction -= i32::from(facts.tt_pv);
         reduction += i32::from(!facts.improving);
         reduction += i32::from(facts.cut_node);
-        reduction -= i32::from(gives_check);
         if self.features.cutoff_count && self.stack[ply + 1].cutoffs > 3 {
             reduction += 1;
         }
-        if quiet {
-            if self.stack[ply].is_killer(m) || m == pass.counter {
-                reduction -= 1;
-            }
-            if self.features.tt_capture_reduction && facts.tt_move.is_tactical() {
-                reduction += 1;
-            }
-            let threats = self.stack[ply].picker.threats();
-            let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
-            reduction -= history_plies(history, self.features.params.lmr_history_divisor);
+        if self.stack[ply].is_killer(m) || m == pass.counter {
+            reduction -= 1;
         }
+        if self.features.tt_capture_reduction && facts.tt_move.is_tactical() {
+            reduction += 1;
+        }
+        let threats = self.stack[ply].picker.threats();
+        let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
+        reduction -= history_plies(history, self.features.params.lmr_history_divisor);
         reduction
     }
 

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 32] = [
+const LAB: [&str; 31] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -74,7 +74,6 @@ const LAB: [&str; 32] = [
     "Razoring",
     "Reduced Depth Pruning",
     "Re-search Depth",
-    "Reduce Checks And Losing Captures",
     "Correction History",
     "ProbCut",
     "TT Eval",

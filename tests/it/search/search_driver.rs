@@ -115,7 +115,6 @@ fn every_switch_on() -> SearchFeatures {
         razoring: true,
         reduced_depth_pruning: true,
         research_depth: true,
-        reduce_checks_and_losing_captures: true,
         correction_history: true,
         probcut: true,
         tt_eval: true,
