@@ -114,12 +114,6 @@ pub struct SearchFeatures {
     /// A late quiet move reduced a ply more where the table's move is a capture or a
     /// promotion: the quiet moves behind a good tactical move rarely beat it.
     pub tt_capture_reduction: bool,
-    /// A quiet table move that cuts a node off is rewarded in the histories as a cutoff in
-    /// the move loop would be.
-    pub tt_cutoff_history: bool,
-    /// A node where no move beat alpha rewards the quiet move that led to it in its side's
-    /// histories (Stockfish's prior countermove bonus).
-    pub prior_quiet_bonus: bool,
     /// A quiet move's butterfly entry moves by what it did to its side's static eval (the
     /// parent's eval against the child's), at every node it leads to.
     pub eval_diff_history: bool,
@@ -210,8 +204,6 @@ impl Default for SearchFeatures {
             fourth_ply_continuation: false,
             cutoff_count: true,
             tt_capture_reduction: false,
-            tt_cutoff_history: false,
-            prior_quiet_bonus: false,
             eval_diff_history: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

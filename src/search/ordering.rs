@@ -5,7 +5,7 @@
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
-use crate::board::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Position, Square};
+use crate::board::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 use crate::eval::PIECE_VALUES;
 
 use super::correction::Corrections;
@@ -109,25 +109,6 @@ impl OrderingTables {
                 self.update_continuation(PieceTo::new(piece, m), continuation, delta);
             }
         }
-    }
-
-    /// The quiet move `m` of `side`, made by `piece` from the parent of the node that just
-    /// failed low (so it held for `side`): `bonus` in its continuation entries under the
-    /// parent's `continuation` slots, and in the butterfly table where the parent's picker
-    /// knew the threats it was ordered by.
-    pub fn reward_prior_quiet(
-        &mut self,
-        side: Color,
-        piece: Piece,
-        m: Move,
-        bonus: i32,
-        continuation: &ContinuationSlots,
-        threats: Option<&Threats>,
-    ) {
-        if let Some(threats) = threats {
-            self.butterfly.update(side, m, threats.index(m), bonus);
-        }
-        self.update_continuation(PieceTo::new(piece, m), continuation, bonus);
     }
 
     fn update_continuation(&mut self, now: PieceTo, continuation: &ContinuationSlots, delta: i32) {

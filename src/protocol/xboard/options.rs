@@ -199,8 +199,6 @@ mod tests {
             "Fourth Ply Continuation -check 0",
             "Cutoff Count -check 1",
             "TT Capture Reduction -check 0",
-            "TT Cutoff History -check 0",
-            "Prior Quiet Bonus -check 0",
             "Eval Diff History -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",

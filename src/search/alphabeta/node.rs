@@ -6,7 +6,7 @@
 use crate::board::{CastlingRights, Move, PieceKind, Position, count_legal_moves, is_playable};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::{ContinuationSlots, PieceTo};
-use crate::search::ordering::{Threats, captured_kind, piece_value, see_at_least};
+use crate::search::ordering::{captured_kind, piece_value, see_at_least};
 use crate::search::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN, TB_WIN_BOUND, is_decisive};
 use crate::search::stack::NodeFacts;
 use crate::search::tt::{Bound, TtHit};
@@ -424,29 +424,6 @@ impl ThreadSearch<'_> {
             && hit.depth >= depth
             && hit.cuts_off(alpha, beta)
         {
-            // With `TT Cutoff History` a quiet table move that cuts the node off earns the
-            // bonus a cutoff in the move loop would have given it.
-            if self.features.tt_cutoff_history
-                && hit.score >= beta
-                && !hit.best_move.is_null()
-                && !hit.best_move.is_tactical()
-                && is_playable(pos, hit.best_move)
-            {
-                let threats = if self.features.threat_ordering {
-                    Threats::of(pos)
-                } else {
-                    Threats::default()
-                };
-                let bonus = self.features.params.history_bonus(depth);
-                self.tables.reward_quiet(
-                    pos,
-                    (bonus, 0),
-                    hit.best_move,
-                    &[],
-                    &self.continuation_slots(ply),
-                    &threats,
-                );
-            }
             return Step::Value(hit.score);
         }
 
@@ -1319,28 +1296,6 @@ impl ThreadSearch<'_> {
                 bound,
                 facts.tt_pv,
             );
-            // With `Prior Quiet Bonus` a node where nothing beat alpha rewards the quiet
-            // move that led to it: it held for the side that made it, which the parent's
-            // histories learn even when that move raised the parent's alpha without a
-            // cutoff (Stockfish's prior countermove bonus).
-            if self.features.prior_quiet_bonus
-                && bound == Bound::Upper
-                && pass.last
-                && !pass.previous.is_tactical()
-                && let Some(piece) = self.stack[ply - 1].moved_piece
-            {
-                let parent = ply - 1;
-                let slots = self.continuation_slots(parent);
-                let threats = self.stack[parent].picker.known_threats().copied();
-                self.tables.reward_prior_quiet(
-                    !pos.side_to_move(),
-                    piece,
-                    pass.previous,
-                    self.features.params.history_bonus(pass.depth),
-                    &slots,
-                    threats.as_ref(),
-                );
-            }
             // Step 15. Learn the static eval's error from a result that bounds it from the
             // right side: quiet best moves only (captures are for quiescence to see).
             if self.features.correction_history

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 31] = [
+const LAB: [&str; 29] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -82,8 +82,6 @@ const LAB: [&str; 31] = [
     "Fourth Ply Continuation",
     "Cutoff Count",
     "TT Capture Reduction",
-    "TT Cutoff History",
-    "Prior Quiet Bonus",
     "Eval Diff History",
     "Adaptive Time",
     "IID",

@@ -123,8 +123,6 @@ fn every_switch_on() -> SearchFeatures {
         fourth_ply_continuation: true,
         cutoff_count: true,
         tt_capture_reduction: true,
-        tt_cutoff_history: true,
-        prior_quiet_bonus: true,
         eval_diff_history: true,
         ..SearchFeatures::default()
     }
