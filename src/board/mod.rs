@@ -20,7 +20,9 @@ pub use bitboard::Bitboard;
 pub use builder::{MAX_HALFMOVE_CLOCK, PositionBuilder, PositionError};
 pub use castling::{CastleSide, CastlingRights, chess960_back_rank};
 pub use fen::{CastlingMode, FenError, START_FEN};
-pub use movegen::{count_legal_moves, is_legal, legal_captures, legal_moves};
+pub use movegen::{
+    count_legal_moves, has_legal_moves_at_least, is_legal, legal_captures, legal_moves,
+};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::{
     CastlingNotation, MoveParseError, line_text, move_text, parse_coordinate, parse_coordinate_in,

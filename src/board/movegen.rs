@@ -30,6 +30,46 @@ pub fn count_legal_moves(pos: &Position) -> usize {
     list.len()
 }
 
+/// Whether the position has at least `n` legal moves (for the null move's zugzwang guard).
+/// Out of check the knights' and sliders' moves are counted first, each piece's targets at
+/// once: a piece not pinned goes to every target, a pinned slider along its pin only. With
+/// pieces on the board those alone nearly always reach `n`, and the king's moves, which
+/// need an attack test per square, are generated only when they do not.
+pub fn has_legal_moves_at_least(pos: &Position, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    if pos.checkers().is_empty() {
+        let us = pos.side_to_move();
+        let occupied = pos.occupied();
+        let target = !pos.color(us);
+        let king = pos.king_square(us);
+        let pinned = pos.pinned(us);
+        let mut count = 0;
+        for from in pos.pieces(us, PieceKind::Knight) & !pinned {
+            count += (knight_attacks(from) & target).count() as usize;
+        }
+        let queens = pos.pieces(us, PieceKind::Queen);
+        let pin_line = |from: Square| {
+            if pinned.contains(from) {
+                line(king, from)
+            } else {
+                Bitboard::ALL
+            }
+        };
+        for from in pos.pieces(us, PieceKind::Bishop) | queens {
+            count += (bishop_attacks(from, occupied) & target & pin_line(from)).count() as usize;
+        }
+        for from in pos.pieces(us, PieceKind::Rook) | queens {
+            count += (rook_attacks(from, occupied) & target & pin_line(from)).count() as usize;
+        }
+        if count >= n {
+            return true;
+        }
+    }
+    count_legal_moves(pos) >= n
+}
+
 /// Is `m` (say from the transposition table or a killer slot) legal here? Cheap enough for
 /// rare calls only: it generates every legal move of the position and looks `m` up.
 pub fn is_legal(pos: &Position, m: Move) -> bool {

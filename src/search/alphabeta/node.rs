@@ -3,7 +3,9 @@
 //! child search it asked for. Between steps the node keeps everything in its `Node`, so the
 //! driver may recurse or loop.
 
-use crate::board::{CastlingRights, Move, PieceKind, Position, count_legal_moves, is_playable};
+use crate::board::{
+    CastlingRights, Move, PieceKind, Position, has_legal_moves_at_least, is_playable,
+};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::{ContinuationSlots, PieceTo};
 use crate::search::ordering::{captured_kind, piece_value, see_at_least};
@@ -627,8 +629,7 @@ impl ThreadSearch<'_> {
                 && !verifying
                 // With only a few moves, passing may be the best there is (zugzwang), and
                 // searching them all costs little.
-                && (params.nmp_min_moves == 0
-                    || count_legal_moves(pos) >= params.nmp_min_moves as usize)
+                && has_legal_moves_at_least(pos, params.nmp_min_moves as usize)
             {
                 let reduction = params.nmp_base_reduction
                     + depth / params.nmp_depth_divisor

@@ -1,7 +1,10 @@
 //! Move generator, notation and Zobrist checks over the shared perft suite.
 
 use ironwood::board::perft::{PerftCase, parse_perft_line, perft};
-use ironwood::board::{MoveList, Position, legal_moves, parse_coordinate, parse_san, to_san};
+use ironwood::board::{
+    MoveList, Position, count_legal_moves, has_legal_moves_at_least, legal_moves, parse_coordinate,
+    parse_san, to_san,
+};
 
 const SUITE: &str = include_str!("../../data/perft.epd");
 const FAST_LIMIT: u64 = 10_000_000;
@@ -106,6 +109,38 @@ fn zobrist_incremental_equals_scratch_to_depth_three() {
         walk_keys(&pos, 3, &mut visited);
     }
     assert!(visited > 100_000);
+}
+
+fn walk_move_counts(pos: &Position, depth: u32, checked: &mut u64) {
+    let count = count_legal_moves(pos);
+    for n in 0..=count + 1 {
+        assert_eq!(
+            has_legal_moves_at_least(pos, n),
+            count >= n,
+            "at least {n} of {count} legal moves in {}",
+            pos.to_fen()
+        );
+    }
+    *checked += 1;
+    if depth == 0 {
+        return;
+    }
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    for &m in &list {
+        walk_move_counts(&pos.make_move(m), depth - 1, checked);
+    }
+}
+
+/// The null move's quick count (knights and sliders first) agrees with the full count for
+/// every threshold, in checks, pins and positions with few pieces alike.
+#[test]
+fn at_least_n_legal_moves_agrees_with_the_count_to_depth_two() {
+    let mut checked = 0;
+    for case in cases() {
+        walk_move_counts(&Position::from_fen(&case.fen).unwrap(), 2, &mut checked);
+    }
+    assert!(checked > 10_000, "only {checked} positions");
 }
 
 /// The search makes its moves into one reused child position: each must equal the fresh one.
