@@ -76,28 +76,16 @@ fn san_and_coordinate_round_trip_for_every_legal_move() {
     }
 }
 
-fn walk_keys(pos: &Position, depth: u32, visited: &mut u64) {
-    assert_eq!(
-        pos.key(),
-        pos.compute_key(),
-        "incremental key drifted at {}",
-        pos.to_fen()
-    );
-    let reparsed = Position::from_fen(&pos.to_fen()).unwrap();
-    assert_eq!(
-        reparsed.key(),
-        pos.key(),
-        "FEN round trip changed the key: {}",
-        pos.to_fen()
-    );
-    *visited += 1;
+/// Calls `visit` on `pos` and every position reached from it in up to `depth` legal moves.
+fn walk(pos: &Position, depth: u32, visit: &mut impl FnMut(&Position)) {
+    visit(pos);
     if depth == 0 {
         return;
     }
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     for &m in &list {
-        walk_keys(&pos.make_move(m), depth - 1, visited);
+        walk(&pos.make_move(m), depth - 1, visit);
     }
 }
 
@@ -106,30 +94,24 @@ fn zobrist_incremental_equals_scratch_to_depth_three() {
     let mut visited = 0;
     for case in cases() {
         let pos = Position::from_fen(&case.fen).unwrap();
-        walk_keys(&pos, 3, &mut visited);
+        walk(&pos, 3, &mut |pos| {
+            assert_eq!(
+                pos.key(),
+                pos.compute_key(),
+                "incremental key drifted at {}",
+                pos.to_fen()
+            );
+            let reparsed = Position::from_fen(&pos.to_fen()).unwrap();
+            assert_eq!(
+                reparsed.key(),
+                pos.key(),
+                "FEN round trip changed the key: {}",
+                pos.to_fen()
+            );
+            visited += 1;
+        });
     }
     assert!(visited > 100_000);
-}
-
-fn walk_move_counts(pos: &Position, depth: u32, checked: &mut u64) {
-    let count = count_legal_moves(pos);
-    for n in 0..=count + 1 {
-        assert_eq!(
-            has_legal_moves_at_least(pos, n),
-            count >= n,
-            "at least {n} of {count} legal moves in {}",
-            pos.to_fen()
-        );
-    }
-    *checked += 1;
-    if depth == 0 {
-        return;
-    }
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    for &m in &list {
-        walk_move_counts(&pos.make_move(m), depth - 1, checked);
-    }
 }
 
 /// The null move's quick count (knights and sliders first) agrees with the full count for
@@ -138,7 +120,18 @@ fn walk_move_counts(pos: &Position, depth: u32, checked: &mut u64) {
 fn at_least_n_legal_moves_agrees_with_the_count_to_depth_two() {
     let mut checked = 0;
     for case in cases() {
-        walk_move_counts(&Position::from_fen(&case.fen).unwrap(), 2, &mut checked);
+        walk(&Position::from_fen(&case.fen).unwrap(), 2, &mut |pos| {
+            let count = count_legal_moves(pos);
+            for n in 0..=count + 1 {
+                assert_eq!(
+                    has_legal_moves_at_least(pos, n),
+                    count >= n,
+                    "at least {n} of {count} legal moves in {}",
+                    pos.to_fen()
+                );
+            }
+            checked += 1;
+        });
     }
     assert!(checked > 10_000, "only {checked} positions");
 }
