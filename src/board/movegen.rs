@@ -40,29 +40,11 @@ pub fn has_legal_moves_at_least(pos: &Position, n: usize) -> bool {
         return true;
     }
     if pos.checkers().is_empty() {
-        let us = pos.side_to_move();
-        let occupied = pos.occupied();
-        let target = !pos.color(us);
-        let king = pos.king_square(us);
-        let pinned = pos.pinned(us);
+        let target = !pos.color(pos.side_to_move());
         let mut count = 0;
-        for from in pos.pieces(us, PieceKind::Knight) & !pinned {
-            count += (knight_attacks(from) & target).count() as usize;
-        }
-        let queens = pos.pieces(us, PieceKind::Queen);
-        let pin_line = |from: Square| {
-            if pinned.contains(from) {
-                line(king, from)
-            } else {
-                Bitboard::ALL
-            }
-        };
-        for from in pos.pieces(us, PieceKind::Bishop) | queens {
-            count += (bishop_attacks(from, occupied) & target & pin_line(from)).count() as usize;
-        }
-        for from in pos.pieces(us, PieceKind::Rook) | queens {
-            count += (rook_attacks(from, occupied) & target & pin_line(from)).count() as usize;
-        }
+        for_each_piece_targets(pos, target, pos.pinned(pos.side_to_move()), |_, targets| {
+            count += targets.count() as usize;
+        });
         if count >= n {
             return true;
         }
@@ -158,29 +140,49 @@ fn generate<const CAPTURES_ONLY: bool>(pos: &Position, list: &mut MoveList) {
         target &= theirs;
     }
 
-    for from in pos.pieces(us, PieceKind::Knight) & !pinned {
-        push_targets(list, pos, from, knight_attacks(from) & target);
-    }
-    let queens = pos.pieces(us, PieceKind::Queen);
-    for from in pos.pieces(us, PieceKind::Bishop) | queens {
-        let mut targets = bishop_attacks(from, occupied) & target;
-        if pinned.contains(from) {
-            targets &= line(king, from);
-        }
+    for_each_piece_targets(pos, target, pinned, |from, targets| {
         push_targets(list, pos, from, targets);
-    }
-    for from in pos.pieces(us, PieceKind::Rook) | queens {
-        let mut targets = rook_attacks(from, occupied) & target;
-        if pinned.contains(from) {
-            targets &= line(king, from);
-        }
-        push_targets(list, pos, from, targets);
-    }
+    });
 
     generate_pawn_moves::<CAPTURES_ONLY>(pos, list, check_mask, pinned, king);
 
     if !CAPTURES_ONLY && checkers.is_empty() {
         generate_castling(pos, list, king);
+    }
+}
+
+/// Hands `visit` each knight's, bishop's, rook's and queen's legal targets within `target`
+/// (the squares not ours, narrowed to the check's and, for captures only, theirs): a pinned
+/// knight has none, a pinned slider keeps the line through its king.
+#[inline(always)]
+fn for_each_piece_targets(
+    pos: &Position,
+    target: Bitboard,
+    pinned: Bitboard,
+    mut visit: impl FnMut(Square, Bitboard),
+) {
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    let king = pos.king_square(us);
+    for from in pos.pieces(us, PieceKind::Knight) & !pinned {
+        visit(from, knight_attacks(from) & target);
+    }
+    let pin_line = |from: Square| {
+        if pinned.contains(from) {
+            line(king, from)
+        } else {
+            Bitboard::ALL
+        }
+    };
+    let queens = pos.pieces(us, PieceKind::Queen);
+    for from in pos.pieces(us, PieceKind::Bishop) | queens {
+        visit(
+            from,
+            bishop_attacks(from, occupied) & target & pin_line(from),
+        );
+    }
+    for from in pos.pieces(us, PieceKind::Rook) | queens {
+        visit(from, rook_attacks(from, occupied) & target & pin_line(from));
     }
 }
 
