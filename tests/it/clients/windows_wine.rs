@@ -164,6 +164,41 @@ impl Drop for WineServer {
 }
 
 impl Wine {
+    /// The engine under Wine, sent `hello`, and its lines up to `last`. A Wine process that
+    /// says nothing at all within `WINE_START` (seen once in CI, on a loaded machine, after
+    /// earlier processes had run in the same prefix) is a Wine start that hung, not an engine
+    /// fault: it is killed and started once more, saying so. An engine that answers but
+    /// never with `last` fails at once.
+    fn start_engine(&self, hello: &[&str], last: &str) -> (Engine, Vec<String>) {
+        for attempt in 1..=2 {
+            let logs = scratch_dir("wine-logs");
+            let mut command = self.command();
+            command.arg("--log-dir").arg(&logs);
+            let mut engine = Engine::start_command(command, logs);
+            for line in hello {
+                engine.send(line);
+            }
+            let Some(first) = engine.recv(WINE_START) else {
+                let alive = engine.is_alive();
+                let logs = engine.log_files();
+                say(&format!(
+                    "windows_wine: start {attempt} said nothing in {WINE_START:?} \
+                     (process alive: {alive}, log files: {logs:?})"
+                ));
+                if attempt == 2 {
+                    engine.fail(&format!("two Wine starts said nothing, waiting for {last}"));
+                }
+                continue;
+            };
+            let mut lines = vec![first];
+            if lines[0] != last {
+                lines.extend(engine.until(last, WINE_START, |l| l == last));
+            }
+            return (engine, lines);
+        }
+        unreachable!("the second attempt returns or fails")
+    }
+
     fn command(&self) -> Command {
         let mut command = Command::new(&self.wine64);
         command
@@ -282,12 +317,7 @@ fn the_windows_build_plays_under_wine() {
     ));
 
     // UCI: the table cap is the memory Windows reports, the last PV starts with bestmove.
-    let logs = scratch_dir("wine-logs");
-    let mut command = wine.command();
-    command.arg("--log-dir").arg(&logs);
-    let mut engine = Engine::start_command(command, logs.clone());
-    engine.send("uci");
-    let lines = engine.until("uciok", WINE_START, |l| l == "uciok");
+    let (mut engine, lines) = wine.start_engine(&["uci"], "uciok");
     let windows_cap = hash_max(&lines);
     let mut native_engine = Engine::start_with(
         &["--log-level".to_string(), "off".to_string()],
@@ -339,13 +369,7 @@ fn the_windows_build_plays_under_wine() {
     }
 
     // XBoard: handshake, a move, ping after it.
-    let logs = scratch_dir("wine-logs");
-    let mut command = wine.command();
-    command.arg("--log-dir").arg(&logs);
-    let mut engine = Engine::start_command(command, logs);
-    engine.send("xboard");
-    engine.send("protover 2");
-    let features = engine.until("feature done=1", WINE_START, |l| l == "feature done=1");
+    let (mut engine, features) = wine.start_engine(&["xboard", "protover 2"], "feature done=1");
     if !features.iter().any(|l| l.contains("myname=\"Ironwood")) {
         engine.fail("no myname feature");
     }
