@@ -165,15 +165,16 @@ impl Drop for WineServer {
 
 impl Wine {
     /// The engine under Wine, sent `hello`, and its lines up to `last`. A Wine process that
-    /// says nothing at all within `WINE_START` (seen once in CI, on a loaded machine, after
-    /// earlier processes had run in the same prefix) is a Wine start that hung, not an engine
-    /// fault: it is killed and started once more, saying so. An engine that answers but
-    /// never with `last` fails at once.
+    /// says nothing at all within `WINE_START` (seen once in CI, after earlier processes had
+    /// run in the same prefix) is a Wine start that hung, not an engine fault: it is killed
+    /// and started once more, saying so. An engine that answers but not with `last` within
+    /// the same `WINE_START` fails at once.
     fn start_engine(&self, hello: &[&str], last: &str) -> (Engine, Vec<String>) {
         for attempt in 1..=2 {
             let logs = scratch_dir("wine-logs");
             let mut command = self.command();
             command.arg("--log-dir").arg(&logs);
+            let started = Instant::now();
             let mut engine = Engine::start_command(command, logs);
             for line in hello {
                 engine.send(line);
@@ -192,7 +193,8 @@ impl Wine {
             };
             let mut lines = vec![first];
             if lines[0] != last {
-                lines.extend(engine.until(last, WINE_START, |l| l == last));
+                let left = WINE_START.saturating_sub(started.elapsed());
+                lines.extend(engine.until(last, left, |l| l == last));
             }
             return (engine, lines);
         }
