@@ -15,7 +15,8 @@
 //! known (unrolled, as the kernels were when the width was a constant), and loop for others.
 //!
 //! AVX2 is used when the CPU has it, decided once at first use; `IRONWOOD_SIMD=scalar` or
-//! `avx2` picks a path instead (to measure or check one). An AVX-512 version (4 zmm
+//! `avx2` picks a path instead (to measure or check one). The trainer's float passes
+//! (`tools::train`) follow the same choice. An AVX-512 version (4 zmm
 //! registers per half instead of 8 ymm) was measured and dropped: on this project's AMD
 //! EPYC it was no faster than AVX2 (bench median user time 3.07 s against 2.90 s).
 

@@ -310,8 +310,17 @@ pub fn is_result(line: &str) -> bool {
 
 /// Runs `ironwood ARGS` to the end with empty stdin; (exit code, stdout, stderr).
 pub fn run_ironwood<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    run_ironwood_with_env(args, &[])
+}
+
+/// `run_ironwood` with these environment variables set.
+pub fn run_ironwood_with_env<S: AsRef<OsStr>>(
+    args: &[S],
+    vars: &[(&str, &str)],
+) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ironwood"))
         .args(args)
+        .envs(vars.iter().copied())
         .stdin(Stdio::null())
         .output()
         .expect("run ironwood");

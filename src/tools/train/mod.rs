@@ -8,11 +8,11 @@ pub mod loss;
 pub mod network;
 
 use crate::board::Color;
-use crate::nnue::{self, Activation, InputTransform, KingBuckets, SCALE};
+use crate::nnue::{self, Activation, InputTransform, KingBuckets, SCALE, SimdPath};
 use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::read_games;
 use crate::tools::parallel;
-use network::{FloatNetwork, Shape, WEIGHT_LIMIT, white_features};
+use network::{FloatNetwork, LANES, Shape, WEIGHT_LIMIT, sum_rows, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -244,79 +244,66 @@ fn activation_of<const SQUARED: bool>() -> Activation {
     }
 }
 
-/// Adds one position's loss gradient (scaled by `weight`) against its target at `lambda`
-/// into `grad`; returns its loss. `scratch` holds 4H values of work space.
+/// Positions a chunk holds at once: their hidden values (2H each), then those values'
+/// gradients, which the backward pass adds into the transformer's gradient row by row.
+const BLOCK: usize = 64;
+/// Work space for a block of positions: each position's 2H hidden values, the start of its
+/// inputs' rows in the transformer per view, and for each row the values added into its
+/// gradient, in the order of the positions and their inputs.
+struct Workspace {
+    values: Vec<f32>,
+    own_rows: Vec<[u32; 32]>,
+    other_rows: Vec<[u32; 32]>,
+    counts: Vec<usize>,
+    /// Per transformer row, where its sources start in `sources` (one past the row at first).
+    row_starts: Vec<u32>,
+    /// (row start, source start) pairs grouped by row.
+    sources: Vec<(u32, u32)>,
+}
+
+impl Workspace {
+    fn new(net: &FloatNetwork) -> Workspace {
+        let h = net.hidden();
+        Workspace {
+            values: vec![0.0; BLOCK * 2 * h],
+            own_rows: vec![[0; 32]; BLOCK],
+            other_rows: vec![[0; 32]; BLOCK],
+            counts: vec![0; BLOCK],
+            row_starts: vec![0; net.shape.inputs() + 1],
+            sources: vec![(0, 0); BLOCK * 64],
+        }
+    }
+}
+
+/// Adds into `grad`'s H values at `row` the H values of `values` at each of `sources`, in
+/// their order.
 #[inline(always)]
-fn backward<const SQUARED: bool>(
-    net: &FloatNetwork,
-    s: &Sample,
-    lambda: f32,
-    weight: f32,
-    grad: &mut [f32],
-    scratch: &mut [f32],
-) -> f32 {
-    let h = net.hidden();
-    let activation = activation_of::<SQUARED>();
-    let (own, rest) = scratch.split_at_mut(h);
-    let (other, rest) = rest.split_at_mut(h);
-    let (d_own, d_other) = rest.split_at_mut(h);
-    net.pre_activations_into(s.features(), s.black_to_move, own, other);
-    let bucket = net.bucket_of(s.features());
-    let out_at = net.output_weights_at(bucket);
-    let bias_at = net.output_biases_at() + bucket;
-    let (own_w, other_w) = net.params[out_at..out_at + 2 * h].split_at(h);
-    let mut y = net.params[bias_at];
-    for i in 0..h {
-        y += activation.apply(own[i]) * own_w[i] + activation.apply(other[i]) * other_w[i];
-    }
-    let scale = K * SCALE as f32;
-    let p = sigmoid(scale * y);
-    let error = p - s.target(lambda);
-    let g = weight * 2.0 * error * p * (1.0 - p) * scale;
-    grad[bias_at] += g;
-    let (grad_own_w, grad_other_w) = grad[out_at..out_at + 2 * h].split_at_mut(h);
-    for (((gw, d), &v), &w) in grad_own_w
-        .iter_mut()
-        .zip(d_own.iter_mut())
-        .zip(&*own)
-        .zip(own_w)
-    {
-        *gw += g * activation.apply(v);
-        *d = g * w * activation.derivative(v);
-    }
-    for (((gw, d), &v), &w) in grad_other_w
-        .iter_mut()
-        .zip(d_other.iter_mut())
-        .zip(&*other)
-        .zip(other_w)
-    {
-        *gw += g * activation.apply(v);
-        *d = g * w * activation.derivative(v);
-    }
-    let bias_start = net.transformer_biases_at();
-    for ((gb, &a), &b) in grad[bias_start..bias_start + h]
-        .iter_mut()
-        .zip(&*d_own)
-        .zip(&*d_other)
-    {
-        *gb += a + b;
-    }
-    for (own_f, other_f) in net.input_pairs(s.features(), s.black_to_move) {
-        for (g, d) in grad[own_f * h..(own_f + 1) * h].iter_mut().zip(&*d_own) {
-            *g += d;
+fn add_sources(grad: &mut [f32], row: usize, h: usize, values: &[f32], sources: &[(u32, u32)]) {
+    let full = h / LANES * LANES;
+    for t in (0..full).step_by(LANES) {
+        let at = row + t;
+        let mut sum: [f32; LANES] = grad[at..at + LANES].try_into().unwrap();
+        for &(_, source) in sources {
+            let from = source as usize + t;
+            let value: &[f32; LANES] = values[from..from + LANES].try_into().unwrap();
+            for (s, v) in sum.iter_mut().zip(value) {
+                *s += v;
+            }
         }
-        for (g, d) in grad[other_f * h..(other_f + 1) * h]
-            .iter_mut()
-            .zip(&*d_other)
-        {
-            *g += d;
-        }
+        grad[at..at + LANES].copy_from_slice(&sum);
     }
-    error * error
+    for i in full..h {
+        grad[row + i] = sources.iter().fold(grad[row + i], |sum, &(_, source)| {
+            sum + values[source as usize + i]
+        });
+    }
 }
 
 /// The summed loss of `samples` at `lambda`, their gradient (scaled by `weight`) added into
-/// `grad`.
+/// `grad`. Block by block: the hidden values of each position, then the output's gradient
+/// and the hidden values' gradients, then the transformer's gradient row by row. Every
+/// value sees the same additions in the same order as position after position, input after
+/// input, so the result does not depend on the blocking, to the bit.
 #[inline(always)]
 fn chunk_gradient<const SQUARED: bool>(
     net: &FloatNetwork,
@@ -324,12 +311,105 @@ fn chunk_gradient<const SQUARED: bool>(
     lambda: f32,
     weight: f32,
     grad: &mut [f32],
-    scratch: &mut [f32],
+    work: &mut Workspace,
 ) -> f64 {
-    samples
-        .iter()
-        .map(|s| f64::from(backward::<SQUARED>(net, s, lambda, weight, grad, scratch)))
-        .sum()
+    let h = net.hidden();
+    let activation = activation_of::<SQUARED>();
+    let params = &net.params;
+    let bias_start = net.transformer_biases_at();
+    let bias = &params[bias_start..bias_start + h];
+    let scale = K * SCALE as f32;
+    let mut total = 0.0f64;
+    for block in samples.chunks(BLOCK) {
+        let values = &mut work.values[..block.len() * 2 * h];
+        for (p, (s, position)) in block.iter().zip(values.chunks_exact_mut(2 * h)).enumerate() {
+            let count = net.input_rows(
+                s.features(),
+                s.black_to_move,
+                &mut work.own_rows[p],
+                &mut work.other_rows[p],
+            );
+            work.counts[p] = count;
+            let (own, other) = position.split_at_mut(h);
+            sum_rows(own, bias, params, &work.own_rows[p][..count]);
+            sum_rows(other, bias, params, &work.other_rows[p][..count]);
+        }
+        for (s, position) in block.iter().zip(values.chunks_exact_mut(2 * h)) {
+            let (own, other) = position.split_at_mut(h);
+            let bucket = net.bucket_of(s.features());
+            let out_at = net.output_weights_at(bucket);
+            let bias_at = net.output_biases_at() + bucket;
+            let (own_w, other_w) = params[out_at..out_at + 2 * h].split_at(h);
+            let mut y = params[bias_at];
+            for i in 0..h {
+                y += activation.apply(own[i]) * own_w[i] + activation.apply(other[i]) * other_w[i];
+            }
+            let p = sigmoid(scale * y);
+            let error = p - s.target(lambda);
+            let g = weight * 2.0 * error * p * (1.0 - p) * scale;
+            grad[bias_at] += g;
+            // The hidden values become their gradients here, in place.
+            let (grad_own_w, grad_other_w) = grad[out_at..out_at + 2 * h].split_at_mut(h);
+            for ((gw, v), &w) in grad_own_w.iter_mut().zip(own.iter_mut()).zip(own_w) {
+                *gw += g * activation.apply(*v);
+                *v = g * w * activation.derivative(*v);
+            }
+            for ((gw, v), &w) in grad_other_w.iter_mut().zip(other.iter_mut()).zip(other_w) {
+                *gw += g * activation.apply(*v);
+                *v = g * w * activation.derivative(*v);
+            }
+            for ((gb, &a), &b) in grad[bias_start..bias_start + h]
+                .iter_mut()
+                .zip(&*own)
+                .zip(&*other)
+            {
+                *gb += a + b;
+            }
+            total += f64::from(error * error);
+        }
+        // The rows' sources grouped by row (a counting sort, stable): for each row, the
+        // positions' gradients in position order and, within a position, input by input,
+        // its own view's before the other's.
+        let starts = &mut work.row_starts;
+        starts.fill(0);
+        let mut entries = 0;
+        for p in 0..block.len() {
+            for j in 0..work.counts[p] {
+                starts[work.own_rows[p][j] as usize / h] += 1;
+                starts[work.other_rows[p][j] as usize / h] += 1;
+                entries += 2;
+            }
+        }
+        let mut at = 0;
+        for start in starts.iter_mut() {
+            let count = *start;
+            *start = at;
+            at += count;
+        }
+        let sources = &mut work.sources[..entries];
+        for p in 0..block.len() {
+            let base = (p * 2 * h) as u32;
+            for j in 0..work.counts[p] {
+                for (row, source) in [
+                    (work.own_rows[p][j], base),
+                    (work.other_rows[p][j], base + h as u32),
+                ] {
+                    let slot = &mut starts[row as usize / h];
+                    sources[*slot as usize] = (row, source);
+                    *slot += 1;
+                }
+            }
+        }
+        // Each row's sources now end where the next row's begin.
+        let mut begin = 0;
+        while begin < entries {
+            let row = sources[begin].0;
+            let end = starts[row as usize / h] as usize;
+            add_sources(grad, row as usize, h, values, &sources[begin..end]);
+            begin = end;
+        }
+    }
+    total
 }
 
 /// `chunk_gradient` for the network's activation, with its own work space.
@@ -340,16 +420,83 @@ fn gradient_of(
     weight: f32,
     grad: &mut [f32],
 ) -> f64 {
-    let mut scratch = vec![0.0f32; 4 * net.hidden()];
-    if net.shape.activation == Activation::SquaredClippedRelu {
-        chunk_gradient::<true>(net, samples, lambda, weight, grad, &mut scratch)
+    let mut work = Workspace::new(net);
+    let squared = net.shape.activation == Activation::SquaredClippedRelu;
+    #[cfg(target_arch = "x86_64")]
+    if SimdPath::active() != SimdPath::scalar() {
+        // SAFETY: a path other than scalar is only active when the CPU has AVX2.
+        return unsafe {
+            avx2::chunk_gradient(squared, net, samples, lambda, weight, grad, &mut work)
+        };
+    }
+    if squared {
+        chunk_gradient::<true>(net, samples, lambda, weight, grad, &mut work)
     } else {
-        chunk_gradient::<false>(net, samples, lambda, weight, grad, &mut scratch)
+        chunk_gradient::<false>(net, samples, lambda, weight, grad, &mut work)
+    }
+}
+
+/// The same passes compiled for AVX2, taken when the engine's kernels take theirs
+/// (`SimdPath::active`): wider loads and adds, the same operations on each value in the same
+/// order (no fused multiply-add), so the same bits as the portable code.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{FloatNetwork, Moments, Sample, Workspace};
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn adam_part(
+        params: &mut [f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        chunks: &[Vec<f32>],
+        start: usize,
+        moments: Moments,
+    ) {
+        super::adam_part(params, m, v, chunks, start, moments)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn loss_sum(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
+        super::loss_sum(net, samples, lambda)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn chunk_gradient(
+        squared: bool,
+        net: &FloatNetwork,
+        samples: &[&Sample],
+        lambda: f32,
+        weight: f32,
+        grad: &mut [f32],
+        work: &mut Workspace,
+    ) -> f64 {
+        if squared {
+            super::chunk_gradient::<true>(net, samples, lambda, weight, grad, work)
+        } else {
+            super::chunk_gradient::<false>(net, samples, lambda, weight, grad, work)
+        }
     }
 }
 
 /// The mean loss over `samples` against their targets at `lambda`.
 pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if SimdPath::active() != SimdPath::scalar() {
+        // SAFETY: a path other than scalar is only active when the CPU has AVX2.
+        return unsafe { avx2::loss_sum(net, samples, lambda) } / samples.len().max(1) as f64;
+    }
+    loss_sum(net, samples, lambda) / samples.len().max(1) as f64
+}
+
+/// The summed loss over `samples` at `lambda`.
+#[inline(always)]
+fn loss_sum(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
     let scale = K * SCALE as f32;
     let h = net.hidden();
     let mut scratch = vec![0.0f32; 2 * h];
@@ -361,7 +508,7 @@ pub fn loss(net: &FloatNetwork, samples: &[Sample], lambda: f32) -> f64 {
             s.squared_error(p, lambda)
         })
         .sum();
-    total / samples.len().max(1) as f64
+    total
 }
 
 /// The mean loss over `samples` at `lambda` and its gradient.
@@ -423,35 +570,76 @@ impl Adam {
                 .zip(self.v.chunks_mut(range))
                 .enumerate();
             for (part, ((params, m), v)) in parts {
+                let moments = Moments {
+                    lr,
+                    c1,
+                    c2,
+                    clip_end,
+                };
                 scope.spawn(move || {
-                    let start = part * range;
-                    let mut sum = [0.0f32; STEP_BLOCK];
-                    let blocks = params
-                        .chunks_mut(STEP_BLOCK)
-                        .zip(m.chunks_mut(STEP_BLOCK))
-                        .zip(v.chunks_mut(STEP_BLOCK));
-                    for (block, ((params, m), v)) in blocks.enumerate() {
-                        let at = start + block * STEP_BLOCK;
-                        let g = &mut sum[..params.len()];
-                        g.fill(0.0);
-                        for chunk in chunks {
-                            for (g, c) in g.iter_mut().zip(&chunk[at..at + params.len()]) {
-                                *g += c;
-                            }
-                        }
-                        for (((p, g), m), v) in params.iter_mut().zip(&*g).zip(m).zip(v) {
-                            *m = Adam::BETA1 * *m + (1.0 - Adam::BETA1) * g;
-                            *v = Adam::BETA2 * *v + (1.0 - Adam::BETA2) * g * g;
-                            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
-                        }
-                        let clipped = clip_end.saturating_sub(at).min(params.len());
-                        for w in &mut params[..clipped] {
-                            *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
-                        }
+                    #[cfg(target_arch = "x86_64")]
+                    if SimdPath::active() != SimdPath::scalar() {
+                        // SAFETY: a path other than scalar is only active when the CPU has AVX2.
+                        unsafe { avx2::adam_part(params, m, v, chunks, part * range, moments) };
+                        return;
                     }
+                    adam_part(params, m, v, chunks, part * range, moments);
                 });
             }
         });
+    }
+}
+
+/// One step's constants: the learning rate, the moments' bias corrections, and where the
+/// clipped weights end.
+#[derive(Clone, Copy)]
+struct Moments {
+    lr: f32,
+    c1: f32,
+    c2: f32,
+    clip_end: usize,
+}
+
+/// Adam's step on the parameters from `start` (`params`, with their moments `m` and `v`):
+/// the chunks' gradients summed block by block in chunk order, then the update and the clip.
+#[inline(always)]
+fn adam_part(
+    params: &mut [f32],
+    m: &mut [f32],
+    v: &mut [f32],
+    chunks: &[Vec<f32>],
+    start: usize,
+    moments: Moments,
+) {
+    let Moments {
+        lr,
+        c1,
+        c2,
+        clip_end,
+    } = moments;
+    let mut sum = [0.0f32; STEP_BLOCK];
+    let blocks = params
+        .chunks_mut(STEP_BLOCK)
+        .zip(m.chunks_mut(STEP_BLOCK))
+        .zip(v.chunks_mut(STEP_BLOCK));
+    for (block, ((params, m), v)) in blocks.enumerate() {
+        let at = start + block * STEP_BLOCK;
+        let g = &mut sum[..params.len()];
+        g.fill(0.0);
+        for chunk in chunks {
+            for (g, c) in g.iter_mut().zip(&chunk[at..at + params.len()]) {
+                *g += c;
+            }
+        }
+        for (((p, g), m), v) in params.iter_mut().zip(&*g).zip(m).zip(v) {
+            *m = Adam::BETA1 * *m + (1.0 - Adam::BETA1) * g;
+            *v = Adam::BETA2 * *v + (1.0 - Adam::BETA2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
+        }
+        let clipped = clip_end.saturating_sub(at).min(params.len());
+        for w in &mut params[..clipped] {
+            *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
+        }
     }
 }
 

@@ -81,6 +81,34 @@ pub struct FloatNetwork {
     pub params: Vec<f32>,
 }
 
+/// Hidden values summed in registers at once (`sum_rows`).
+pub const LANES: usize = 32;
+
+/// `out` = `start` plus the rows of `params` that begin at `rows` (each as long as `out`),
+/// value by value in the rows' order: LANES values are kept in registers over all the rows
+/// instead of loaded and stored once a row.
+#[inline(always)]
+pub fn sum_rows(out: &mut [f32], start: &[f32], params: &[f32], rows: &[u32]) {
+    let h = out.len();
+    let full = h / LANES * LANES;
+    for t in (0..full).step_by(LANES) {
+        let mut sum: [f32; LANES] = start[t..t + LANES].try_into().unwrap();
+        for &row in rows {
+            let at = row as usize + t;
+            let row: &[f32; LANES] = params[at..at + LANES].try_into().unwrap();
+            for (s, w) in sum.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        out[t..t + LANES].copy_from_slice(&sum);
+    }
+    for (i, v) in out.iter_mut().enumerate().skip(full) {
+        *v = rows
+            .iter()
+            .fold(start[i], |sum, &row| sum + params[row as usize + i]);
+    }
+}
+
 /// The white-view features of `pos`'s pieces.
 pub fn white_features(pos: &Position) -> Vec<u16> {
     let mut features = Vec::with_capacity(32);
@@ -178,21 +206,32 @@ impl FloatNetwork {
         own: &mut [f32],
         other: &mut [f32],
     ) {
-        let h = self.shape.hidden;
+        let (mut own_rows, mut other_rows) = ([0; 32], [0; 32]);
+        let count = self.input_rows(white, black_to_move, &mut own_rows, &mut other_rows);
         let bias = &self.params[self.transformer_biases_at()..self.output_weights_at(0)];
-        own.copy_from_slice(bias);
-        other.copy_from_slice(bias);
+        sum_rows(own, bias, &self.params, &own_rows[..count]);
+        sum_rows(other, bias, &self.params, &other_rows[..count]);
+    }
+
+    /// Where the transformer row of each piece's input starts in `params`, (side to move's
+    /// view, other view), for white-view features `white` (at most 32) with `black_to_move`;
+    /// returns how many.
+    #[inline(always)]
+    pub fn input_rows(
+        &self,
+        white: &[u16],
+        black_to_move: bool,
+        own: &mut [u32; 32],
+        other: &mut [u32; 32],
+    ) -> usize {
+        let h = self.shape.hidden;
+        let mut count = 0;
         for (own_f, other_f) in self.input_pairs(white, black_to_move) {
-            for (v, w) in own.iter_mut().zip(&self.params[own_f * h..(own_f + 1) * h]) {
-                *v += w;
-            }
-            for (v, w) in other
-                .iter_mut()
-                .zip(&self.params[other_f * h..(other_f + 1) * h])
-            {
-                *v += w;
-            }
+            own[count] = (own_f * h) as u32;
+            other[count] = (other_f * h) as u32;
+            count += 1;
         }
+        count
     }
 
     /// The raw output (centipawns / SCALE) for the side to move.

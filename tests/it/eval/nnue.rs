@@ -12,7 +12,7 @@ use ironwood::nnue::{
     Network, NetworkError, SimdPath, file,
 };
 use ironwood::tools::train::network::{FloatNetwork, Shape, king_bucket_layout, white_features};
-use ironwood::tools::train::{Sample, loss, loss_and_gradient};
+use ironwood::tools::train::{K, Sample, loss, loss_and_gradient};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -563,6 +563,92 @@ fn check_gradients(shape: Shape) {
         nonzero > 100,
         "{shape:?}: only {nonzero} gradients are not ~0"
     );
+}
+
+/// The trainer's gradient, worked one position at a time, row after row: what the blocked
+/// and tiled pass must equal to the bit (the generations rebuild byte for byte from it).
+fn reference_loss_and_gradient(
+    net: &FloatNetwork,
+    samples: &[Sample],
+    lambda: f32,
+) -> (f64, Vec<f32>) {
+    let h = net.hidden();
+    let activation = net.shape.activation;
+    let weight = 1.0 / samples.len() as f32;
+    let scale = K * ironwood::nnue::SCALE as f32;
+    let mut grad = vec![0.0f32; net.params.len()];
+    let mut total = 0.0f64;
+    for s in samples {
+        let (own, other) = net.pre_activations(s.features(), s.black_to_move);
+        let bucket = net.bucket_of(s.features());
+        let out_at = net.output_weights_at(bucket);
+        let bias_at = net.output_biases_at() + bucket;
+        let mut y = net.params[bias_at];
+        for i in 0..h {
+            y += activation.apply(own[i]) * net.params[out_at + i]
+                + activation.apply(other[i]) * net.params[out_at + h + i];
+        }
+        let p = 1.0 / (1.0 + (-(scale * y)).exp());
+        let error = p - s.target(lambda);
+        let g = weight * 2.0 * error * p * (1.0 - p) * scale;
+        grad[bias_at] += g;
+        let mut d_own = vec![0.0f32; h];
+        let mut d_other = vec![0.0f32; h];
+        for i in 0..h {
+            grad[out_at + i] += g * activation.apply(own[i]);
+            d_own[i] = g * net.params[out_at + i] * activation.derivative(own[i]);
+            grad[out_at + h + i] += g * activation.apply(other[i]);
+            d_other[i] = g * net.params[out_at + h + i] * activation.derivative(other[i]);
+        }
+        let biases = net.transformer_biases_at();
+        for i in 0..h {
+            grad[biases + i] += d_own[i] + d_other[i];
+        }
+        for (own_f, other_f) in net.input_pairs(s.features(), s.black_to_move) {
+            for i in 0..h {
+                grad[own_f * h + i] += d_own[i];
+            }
+            for i in 0..h {
+                grad[other_f * h + i] += d_other[i];
+            }
+        }
+        total += f64::from(error * error);
+    }
+    (total / samples.len() as f64, grad)
+}
+
+#[test]
+fn the_blocked_gradient_equals_the_position_by_position_one_to_the_bit() {
+    let positions = many_positions();
+    let mut rng = StdRng::seed_from_u64(12);
+    // Widths below, at and across the tiles; more positions than a block holds.
+    for (shape, hidden) in shapes()
+        .into_iter()
+        .zip([4, 160, 128, 512, 96, 256, 32, 288, 384, 64])
+    {
+        let shape = Shape { hidden, ..shape };
+        let net = FloatNetwork::random(shape, &mut rng);
+        let samples: Vec<Sample> = positions
+            .iter()
+            .step_by(5)
+            .take(150)
+            .map(|pos| Sample::new(pos, rng.gen_range(0.0..1.0), rng.gen_range(0..=2)))
+            .collect();
+        assert_eq!(samples.len(), 150);
+        let (loss, gradient) = loss_and_gradient(&net, &samples, 0.3);
+        let (expected_loss, expected) = reference_loss_and_gradient(&net, &samples, 0.3);
+        assert_eq!(loss.to_bits(), expected_loss.to_bits(), "{shape:?}");
+        let differing = gradient
+            .iter()
+            .zip(&expected)
+            .filter(|(a, b)| a.to_bits() != b.to_bits())
+            .count();
+        assert_eq!(differing, 0, "{shape:?}: {differing} parameters differ");
+        assert!(
+            gradient.iter().filter(|g| g.abs() > 1e-7).count() > 2 * hidden,
+            "{shape:?}"
+        );
+    }
 }
 
 #[test]

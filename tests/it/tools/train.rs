@@ -2,7 +2,7 @@
 //! network per epoch that the engine loads, the same seed gives the same file whatever the
 //! thread count, and the engine plays with the result; a run of the other shape (8 output
 //! buckets, squared clipped ReLU, cosine schedule) writes a version 2 file the engine plays
-//! with too, and one with mirrored inputs a version 3 file, without doubling the positions
+//! with too, the same bytes with the portable code as with AVX2, and one with mirrored inputs a version 3 file, without doubling the positions
 //! `--flip-files` would add; a 256-wide run writes its width and the engine plays with it.
 
 use crate::common;
@@ -159,6 +159,15 @@ fn a_short_run_writes_loadable_reproducible_networks() {
 /// One quick epoch on the committed shard 0002 with the shape `options`, on two threads:
 /// the network written and the run's log. Fails the test if the run fails.
 fn train_one_epoch_on_shard_2(scratch: &str, options: &[&str]) -> (PathBuf, String) {
+    train_one_epoch_on_shard_2_with(scratch, options, &[])
+}
+
+/// `train_one_epoch_on_shard_2` with these environment variables set.
+fn train_one_epoch_on_shard_2_with(
+    scratch: &str,
+    options: &[&str],
+    vars: &[(&str, &str)],
+) -> (PathBuf, String) {
     let out = common::scratch_dir(scratch).join("net.nnue");
     let shard = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/shard-0002.iwc");
     let (shard_arg, out_arg) = (shard.display().to_string(), out.display().to_string());
@@ -173,24 +182,22 @@ fn train_one_epoch_on_shard_2(scratch: &str, options: &[&str]) -> (PathBuf, Stri
     ];
     args.extend_from_slice(options);
     args.extend_from_slice(&["--epochs", "1", "--batch", "4096", "--lr", "0.005"]);
-    let (code, _, stderr) = common::run_ironwood(&args);
+    let (code, _, stderr) = common::run_ironwood_with_env(&args, vars);
     assert_eq!(code, 0, "{stderr}");
     (out, stderr)
 }
 
 #[test]
 fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engine_plays() {
-    let (out, stderr) = train_one_epoch_on_shard_2(
-        "train-v2",
-        &[
-            "--output-buckets",
-            "8",
-            "--activation",
-            "screlu",
-            "--lr-schedule",
-            "cosine",
-        ],
-    );
+    let shape = [
+        "--output-buckets",
+        "8",
+        "--activation",
+        "screlu",
+        "--lr-schedule",
+        "cosine",
+    ];
+    let (out, stderr) = train_one_epoch_on_shard_2("train-v2", &shape);
     assert!(
         stderr.contains("-> 1 network (8 output buckets, screlu, plain inputs)")
             && stderr.contains("to 0.000001 (cosine)"),
@@ -205,6 +212,14 @@ fn a_bucketed_squared_relu_run_with_a_cosine_schedule_writes_a_network_the_engin
     assert_eq!(net.activation(), Activation::SquaredClippedRelu);
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+
+    // The portable code writes the same bytes as the vector code the CPU may have.
+    let (portable, _) = train_one_epoch_on_shard_2_with(
+        "train-v2-portable",
+        &shape,
+        &[(ironwood::nnue::simd::SIMD_ENV_VAR, "scalar")],
+    );
+    assert!(std::fs::read(&portable).unwrap() == bytes);
 
     // The engine loads it and searches to a legal move.
     searches_to_a_legal_move_with(&out, 4);
