@@ -62,7 +62,11 @@ pub(crate) enum SearchKind {
 /// A report of the current search (stale ones never get this far).
 #[derive(Clone, Debug)]
 pub(crate) enum Report {
-    Iteration(SearchInfo),
+    /// Thinking lines, the first `fresh` new, the rest earlier lines under new numbers.
+    Lines {
+        lines: Vec<SearchInfo>,
+        fresh: usize,
+    },
     /// The root move now searched (after the search's first second).
     RootMove(RootMoveInfo),
     Finished(SearchOutcome),
@@ -713,9 +717,11 @@ impl Engine {
     /// The report if it comes from the current search; a stale one is logged and dropped.
     pub(crate) fn accept(&self, report: SearchReport) -> Option<Report> {
         match report {
-            SearchReport::Iteration { generation, info } => {
-                (generation == self.generation).then_some(Report::Iteration(info))
-            }
+            SearchReport::Lines {
+                generation,
+                lines,
+                fresh,
+            } => (generation == self.generation).then_some(Report::Lines { lines, fresh }),
             SearchReport::RootMove { generation, info } => {
                 (generation == self.generation).then_some(Report::RootMove(info))
             }

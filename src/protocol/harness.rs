@@ -212,8 +212,11 @@ impl<S: DrivenSession> Harness<S> {
             tbhits: 0,
             pv: pv.to_vec(),
         };
-        self.session
-            .handle(Event::Search(SearchReport::Iteration { generation, info }));
+        self.session.handle(Event::Search(SearchReport::Lines {
+            generation,
+            lines: vec![info],
+            fresh: 1,
+        }));
     }
 
     /// Waits until the real search has ended by itself, then hands the session every report

@@ -1,6 +1,6 @@
-//! The only writer of protocol text, for both protocol rooms: one whole line at a time
-//! through a locked handle, flushed after every line (a GUI reads a pipe, which Rust may
-//! buffer), and logged at debug level like every line read.
+//! The only writer of protocol text, for both protocol rooms: whole lines through a locked
+//! handle, flushed after every write (a GUI reads a pipe, which Rust may buffer), and logged
+//! at debug level like every line read.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -38,32 +38,40 @@ impl Output {
     /// second, bogus line, so they become spaces. Write errors (the GUI is gone) are logged
     /// and otherwise ignored; stdin's end will stop the engine.
     pub(crate) fn line(&self, text: &str) {
-        self.write(text, false);
+        self.write(std::slice::from_ref(&text), false);
     }
 
     /// A thinking line: logged under its own target, which `--log-level protocol` leaves out.
     pub(crate) fn thinking(&self, text: &str) {
-        self.write(text, true);
+        self.write(std::slice::from_ref(&text), true);
     }
 
-    fn write(&self, text: &str, thinking: bool) {
-        let clean: String = text
-            .chars()
-            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-            .collect();
-        if thinking {
-            log::debug!(target: crate::logging::THINKING_TARGET, ">> {clean}");
-        } else {
-            log::debug!(">> {clean}");
+    /// Thinking lines in one write, so a reader never gets part of the set.
+    pub(crate) fn thinking_lines<S: AsRef<str>>(&self, lines: &[S]) {
+        self.write(lines, true);
+    }
+
+    fn write<S: AsRef<str>>(&self, lines: &[S], thinking: bool) {
+        let mut block = String::new();
+        for text in lines {
+            let clean: String = text
+                .as_ref()
+                .chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+                .collect();
+            if thinking {
+                log::debug!(target: crate::logging::THINKING_TARGET, ">> {clean}");
+            } else {
+                log::debug!(">> {clean}");
+            }
+            block.push_str(&clean);
+            block.push('\n');
         }
         let mut sink = match self.sink.lock() {
             Ok(sink) => sink,
             Err(poisoned) => poisoned.into_inner(),
         };
-        let written = sink
-            .write_all(clean.as_bytes())
-            .and_then(|()| sink.write_all(b"\n"))
-            .and_then(|()| sink.flush());
+        let written = sink.write_all(block.as_bytes()).and_then(|()| sink.flush());
         if let Err(e) = written {
             log::warn!("cannot write to stdout: {e}");
         }

@@ -286,7 +286,10 @@ impl SearchOutcome {
 }
 
 pub trait SearchObserver {
-    fn on_iteration(&mut self, info: &SearchInfo);
+    /// Lines that changed, in number order: the first `fresh` are new findings, the rest
+    /// earlier lines told again under the Multi-PV numbers they moved to (a table kept by
+    /// number then never shows one move twice). Written out together, as one report.
+    fn on_lines(&mut self, lines: &[SearchInfo], fresh: usize);
     /// For UCI's `currmove`; ignored unless an observer wants it.
     fn on_root_move(&mut self, _info: &RootMoveInfo) {}
 }
@@ -295,7 +298,7 @@ pub trait SearchObserver {
 pub struct Silent;
 
 impl SearchObserver for Silent {
-    fn on_iteration(&mut self, _: &SearchInfo) {}
+    fn on_lines(&mut self, _: &[SearchInfo], _: usize) {}
 }
 
 /// Owns the transposition table, each thread's history tables and the search settings
@@ -459,7 +462,7 @@ impl Searcher {
                 outcome.nodes = shared_nodes.load(Ordering::Relaxed);
                 outcome.tbhits = shared_tbhits.load(Ordering::Relaxed);
                 // The last line shown starts with the move played.
-                observer.on_iteration(&SearchInfo {
+                let line = SearchInfo {
                     depth: helper.depth,
                     selective_depth: helper.selective_depth,
                     multipv: 1,
@@ -470,7 +473,8 @@ impl Searcher {
                     hashfull: self.tt.hashfull() as u32,
                     tbhits: outcome.tbhits,
                     pv: helper.pv.clone(),
-                });
+                };
+                observer.on_lines(std::slice::from_ref(&line), 1);
             }
             outcome
         })

@@ -32,15 +32,14 @@ struct QueuedSearch {
 
 #[derive(Clone, Debug)]
 pub(crate) enum SearchReport {
-    Iteration {
+    /// Thinking lines, the first `fresh` new (`SearchObserver::on_lines`).
+    Lines {
         generation: u64,
-        info: SearchInfo,
+        lines: Vec<SearchInfo>,
+        fresh: usize,
     },
     /// The root move now being searched (UCI `currmove`), once the search is a second old.
-    RootMove {
-        generation: u64,
-        info: RootMoveInfo,
-    },
+    RootMove { generation: u64, info: RootMoveInfo },
     Finished {
         generation: u64,
         outcome: SearchOutcome,
@@ -80,10 +79,11 @@ struct Forward<'a> {
 }
 
 impl SearchObserver for Forward<'_> {
-    fn on_iteration(&mut self, info: &SearchInfo) {
-        (self.report)(SearchReport::Iteration {
+    fn on_lines(&mut self, lines: &[SearchInfo], fresh: usize) {
+        (self.report)(SearchReport::Lines {
             generation: self.generation,
-            info: info.clone(),
+            lines: lines.to_vec(),
+            fresh,
         });
     }
 

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 mod driver;
+mod lines;
 mod node;
 
 use crate::board::{Move, MoveList, Position};
@@ -22,6 +23,7 @@ use super::{
     SearchOutcome, Silent,
 };
 use driver::StackedNode;
+use lines::{LineTable, LinesReport};
 use node::{ChildKind, ChildSearch};
 
 /// How often (in nodes) a thread asks the stop rules (`SearchControl::should_stop`).
@@ -91,6 +93,8 @@ pub struct ThreadSearch<'a> {
     node_stack: Vec<StackedNode>,
     /// The last line 1 the observer was told of (empty: none yet).
     reported_pv: Vec<Move>,
+    /// The main thread's lines as the observer holds them.
+    lines: LineTable,
 }
 
 impl<'a> ThreadSearch<'a> {
@@ -148,6 +152,7 @@ impl<'a> ThreadSearch<'a> {
             null_verify_side: None,
             node_stack: Vec::new(),
             reported_pv: Vec::new(),
+            lines: LineTable::new(1),
         }
     }
 
@@ -350,17 +355,35 @@ impl<'a> ThreadSearch<'a> {
         line
     }
 
-    /// Tells the observer of a line, remembering line 1.
-    fn report_line(&mut self, observer: &mut dyn SearchObserver, info: &SearchInfo) {
-        if info.multipv == 1 {
-            self.reported_pv.clone_from(&info.pv);
+    /// Tells the observer the lines of `report`, remembering line 1; the counts and the time
+    /// are the search's now, for lines told again as well.
+    fn tell_lines(
+        &mut self,
+        observer: &mut dyn SearchObserver,
+        report: LinesReport,
+        start: Instant,
+    ) {
+        if report.lines.is_empty() {
+            return;
         }
-        let info = SearchInfo {
-            score: self.shown_score(info.score),
-            tbhits: self.total_tbhits(),
-            ..info.clone()
-        };
-        observer.on_iteration(&info);
+        if let Some(first) = report.lines.iter().find(|l| l.multipv == 1) {
+            self.reported_pv.clone_from(&first.pv);
+        }
+        let (elapsed, nodes, hashfull) = (start.elapsed(), self.total_nodes(), self.tt.hashfull());
+        let tbhits = self.total_tbhits();
+        let lines: Vec<SearchInfo> = report
+            .lines
+            .into_iter()
+            .map(|line| SearchInfo {
+                score: self.shown_score(line.score),
+                elapsed,
+                nodes,
+                hashfull: hashfull as u32,
+                tbhits,
+                ..line
+            })
+            .collect();
+        observer.on_lines(&lines, report.fresh);
     }
 
     /// The main thread's deepening loop: reports each iteration, asks `control` whether to go
@@ -386,14 +409,13 @@ impl<'a> ThreadSearch<'a> {
         let lines = control.limits().multipv.clamp(1, moves.len());
         let mut line_scores = vec![-INFINITY; lines];
         let mut line_moves = vec![Move::NULL; lines];
+        self.lines = LineTable::new(lines);
 
         'deepening: for depth in 1..=max_depth {
             self.selective_depth = 0;
             control.depth.store(depth, Ordering::Relaxed);
             let previous_best = best_move;
             let previous_score = best_score;
-            // This iteration's finished lines, best first: (first move, score, PV).
-            let mut done: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(lines);
             for line in 0..lines {
                 let (anchor_score, anchor_move) = if line == 0 {
                     (best_score, best_move)
@@ -433,45 +455,40 @@ impl<'a> ThreadSearch<'a> {
                 } else {
                     vec![line_move]
                 };
-                // A later line can outscore an earlier one (the table learnt meanwhile): keep
-                // the lines, and the root moves with them, in score order.
-                let place = done
-                    .iter()
-                    .position(|(_, s, _)| *s < score)
-                    .unwrap_or(done.len());
-                done.insert(place, (line_move, score, pv));
+                let place = self.lines.finish_line(SearchInfo {
+                    depth,
+                    selective_depth: self.selective_depth as u32,
+                    multipv: line + 1,
+                    score,
+                    bound: ScoreBound::Exact,
+                    elapsed: Duration::ZERO,
+                    nodes: 0,
+                    hashfull: 0,
+                    tbhits: 0,
+                    pv,
+                });
+                // The root moves follow the lines' order.
                 moves[place..=line].rotate_right(1);
                 if line == 0 {
                     completed_depth = depth;
                 }
                 if place == 0 {
-                    best_move = done[0].0;
-                    best_score = done[0].1;
-                    best_pv = done[0].2.clone();
+                    let best = &self.lines.done()[0];
+                    best_move = best.pv[0];
+                    best_score = best.score;
+                    best_pv = best.pv.clone();
                     best_line = (depth, ScoreBound::Exact);
                 }
                 self.flush_nodes();
                 // The new line, and any line it pushed down, under their new numbers.
-                for (index, (_, score, pv)) in done.iter().enumerate().skip(place) {
-                    let info = SearchInfo {
-                        depth,
-                        selective_depth: self.selective_depth as u32,
-                        multipv: index + 1,
-                        score: *score,
-                        bound: ScoreBound::Exact,
-                        elapsed: start.elapsed(),
-                        nodes: self.total_nodes(),
-                        hashfull: self.tt.hashfull() as u32,
-                        tbhits: 0,
-                        pv: pv.clone(),
-                    };
-                    self.report_line(observer, &info);
-                }
+                let report = self.lines.report(place, None);
+                self.tell_lines(observer, report, start);
             }
-            for (index, (mv, score, _)) in done.iter().enumerate() {
-                line_moves[index] = *mv;
-                line_scores[index] = *score;
+            for (index, info) in self.lines.done().iter().enumerate() {
+                line_moves[index] = info.pv[0];
+                line_scores[index] = info.score;
             }
+            self.lines.end_iteration();
 
             if best_move == previous_best {
                 self.best_move_stability += 1;
@@ -507,13 +524,14 @@ impl<'a> ThreadSearch<'a> {
                 multipv: 1,
                 score: best_score,
                 bound,
-                elapsed: start.elapsed(),
-                nodes: self.total_nodes(),
-                hashfull: self.tt.hashfull() as u32,
+                elapsed: Duration::ZERO,
+                nodes: 0,
+                hashfull: 0,
                 tbhits: 0,
                 pv: best_pv.clone(),
             };
-            self.report_line(observer, &info);
+            let report = self.lines.report(0, Some(&info));
+            self.tell_lines(observer, report, start);
         }
 
         // Ponder and analyze searches keep the answer until told to move or stop.
@@ -580,13 +598,14 @@ impl<'a> ThreadSearch<'a> {
                             } else {
                                 ScoreBound::Exact
                             },
-                            elapsed: start.elapsed(),
-                            nodes: this.total_nodes(),
-                            hashfull: this.tt.hashfull() as u32,
+                            elapsed: Duration::ZERO,
+                            nodes: 0,
+                            hashfull: 0,
                             tbhits: 0,
                             pv: this.root_pv(),
                         };
-                        this.report_line(observer, &info);
+                        let report = this.lines.report(line, Some(&info));
+                        this.tell_lines(observer, report, start);
                     }
                 }
                 RootEvent::Searching { mv, index } => {

@@ -239,32 +239,40 @@ fn multipv_reports_each_line_every_iteration() {
     engine.send("go depth 7");
     let pos = after(&["e2e4", "e7e5", "g1f3", "b8c6"]);
     let (lines, best) = best_move(&mut engine, &pos, LONG);
-    let exact: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.contains(" pv ") && !l.contains("bound"))
-        .collect();
-    for depth in 1..=7u32 {
-        let mut last: [Option<&str>; 3] = [None; 3];
-        let wanted = depth.to_string();
-        for line in exact
+    // The lines as a GUI holds them by number: (depth, first move). When a depth's first
+    // line arrives, the last depth's three lines stand, distinct, and so at the end.
+    let mut table: [Option<(u32, String)>; 3] = Default::default();
+    let mut depth_seen = 0;
+    let mut ended = Vec::new();
+    let check = |table: &[Option<(u32, String)>; 3], depth: u32| {
+        let firsts: Vec<&str> = table
             .iter()
-            .filter(|l| field(l, "depth") == Some(wanted.as_str()))
-        {
-            let k: usize = field(line, "multipv").unwrap().parse().unwrap();
-            assert!((1..=3).contains(&k), "{line}");
-            last[k - 1] = Some(line.as_str());
-        }
-        let final_lines: Vec<&str> = last.iter().flatten().copied().collect();
-        assert_eq!(final_lines.len(), 3, "depth {depth}: {lines:?}");
-        let firsts: Vec<&str> = final_lines.iter().map(|l| pv(l)[0]).collect();
+            .flatten()
+            .filter(|(d, _)| *d == depth)
+            .map(|(_, m)| m.as_str())
+            .collect();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {table:?} in {lines:?}");
         assert!(
             firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
             "depth {depth}: {firsts:?}"
         );
-        if depth == 7 {
-            assert_eq!(firsts[0], best.to_string());
+        firsts[0].to_string()
+    };
+    for line in lines.iter().filter(|l| l.contains(" pv ")) {
+        let depth: u32 = field(line, "depth").unwrap().parse().unwrap();
+        let k: usize = field(line, "multipv").unwrap().parse().unwrap();
+        assert!((1..=3).contains(&k), "{line}");
+        if depth > depth_seen {
+            if depth_seen > 0 {
+                ended.push(check(&table, depth_seen));
+            }
+            depth_seen = depth;
         }
+        table[k - 1] = Some((depth, pv(line)[0].to_string()));
     }
+    assert_eq!(depth_seen, 7);
+    assert_eq!(check(&table, 7), best.to_string());
+    assert_eq!(ended.len(), 6);
     // Back to one line.
     engine.send("setoption name MultiPV value 1");
     engine.send("go depth 4");

@@ -10,13 +10,28 @@ use ironwood::search::{
 
 #[derive(Default)]
 struct Recorder {
+    /// The new lines of every report, as XBoard shows them.
     infos: Vec<SearchInfo>,
+    /// The first move of each line as a GUI that keeps lines by number holds them.
+    table: Vec<Move>,
+    /// Reports after which `table` showed a move twice.
+    tables_with_a_repeat: Vec<Vec<Move>>,
     root_moves: Vec<RootMoveInfo>,
 }
 
 impl SearchObserver for Recorder {
-    fn on_iteration(&mut self, info: &SearchInfo) {
-        self.infos.push(info.clone());
+    fn on_lines(&mut self, lines: &[SearchInfo], fresh: usize) {
+        self.infos.extend_from_slice(&lines[..fresh]);
+        for line in lines {
+            if self.table.len() < line.multipv {
+                self.table.resize(line.multipv, Move::NULL);
+            }
+            self.table[line.multipv - 1] = line.pv[0];
+        }
+        let table = &self.table;
+        if (1..table.len()).any(|i| table[..i].contains(&table[i])) {
+            self.tables_with_a_repeat.push(table.clone());
+        }
     }
 
     fn on_root_move(&mut self, info: &RootMoveInfo) {
@@ -92,6 +107,36 @@ fn three_lines_per_iteration_with_distinct_moves_best_first() {
     let last = &by_depth.last().unwrap().1;
     assert_eq!(outcome.best_move, last[0].pv[0]);
     assert_eq!(outcome.score, last[0].score);
+}
+
+#[test]
+fn a_table_kept_by_line_number_never_shows_a_move_twice() {
+    // Middlegames whose best moves change places between depths.
+    let fens = [
+        MIDDLEGAME,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+        "r2q1rk1/1b2bppp/p2ppn2/1p6/3NP3/1BN1B3/PPP2PPP/R2Q1RK1 w - - 0 12",
+    ];
+    let mut renumbered = 0;
+    for fen in fens {
+        let limits = SearchLimits {
+            depth: Some(11),
+            multipv: 4,
+            ..SearchLimits::default()
+        };
+        let (_, recorder) = search(fen, &limits);
+        assert!(
+            recorder.tables_with_a_repeat.is_empty(),
+            "{fen}: {:?}",
+            recorder.tables_with_a_repeat
+        );
+        let best_moves: Vec<Move> = completed_lines(&recorder)
+            .iter()
+            .map(|(_, lines)| lines[0].pv[0])
+            .collect();
+        renumbered += best_moves.windows(2).filter(|w| w[0] != w[1]).count();
+    }
+    assert!(renumbered > 0, "no best move changed: nothing was tried");
 }
 
 #[test]

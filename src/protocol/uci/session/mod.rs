@@ -360,9 +360,10 @@ impl Session {
             return Flow::Continue;
         };
         match report {
-            Report::Iteration(info) => {
+            Report::Lines { lines, .. } => {
                 if self.search.is_some() {
-                    self.info_line(&info);
+                    let text: Vec<String> = lines.iter().map(|l| self.info_text(l)).collect();
+                    self.out.thinking_lines(&text);
                 }
             }
             Report::RootMove(info) => {
@@ -397,7 +398,8 @@ impl Session {
             None => self.out.line("bestmove 0000"),
             Some(chosen) => {
                 if let Some(line) = Engine::played_line(outcome, &chosen) {
-                    self.info_line(&line);
+                    let text = self.info_text(&line);
+                    self.out.thinking(&text);
                 }
                 let position = self.engine.position();
                 let best = move_text(position, chosen.best, self.notation());
@@ -416,7 +418,7 @@ impl Session {
 
     /// `info depth .. seldepth .. multipv .. score .. nodes .. nps .. hashfull .. tbhits ..
     /// time .. pv ..`.
-    fn info_line(&mut self, info: &SearchInfo) {
+    fn info_text(&self, info: &SearchInfo) -> String {
         let ms = info.elapsed.as_millis();
         let nps = u128::from(info.nodes) * 1000 / ms.max(1);
         let score = match mate_moves(info.score) {
@@ -429,7 +431,7 @@ impl Session {
             ScoreBound::Upper => " upperbound",
         };
         let pv = line_text(self.engine.position(), &info.pv, self.notation());
-        self.out.thinking(&format!(
+        format!(
             "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} \
              hashfull {} tbhits {} time {ms} pv {}",
             info.depth,
@@ -439,7 +441,7 @@ impl Session {
             info.hashfull,
             info.tbhits,
             pv.join(" ")
-        ));
+        )
     }
 
     fn current_move_line(&mut self, info: &RootMoveInfo) {

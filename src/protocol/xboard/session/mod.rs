@@ -751,14 +751,17 @@ impl Session {
             return;
         };
         match report {
-            Report::Iteration(info) => {
+            // XBoard numbers no lines: each line is told once, when found.
+            Report::Lines { lines, fresh } => {
                 if self.paused {
                     return;
                 }
-                match self.mode {
-                    Mode::Thinking | Mode::Analyzing => self.thinking_line(&info, None),
-                    Mode::Pondering { expected } => self.thinking_line(&info, Some(expected)),
-                    Mode::Observing | Mode::Waiting => {}
+                for info in &lines[..fresh] {
+                    match self.mode {
+                        Mode::Thinking | Mode::Analyzing => self.thinking_line(info, None),
+                        Mode::Pondering { expected } => self.thinking_line(info, Some(expected)),
+                        Mode::Observing | Mode::Waiting => {}
+                    }
                 }
             }
             // XBoard has no current-move line (`stat01` polls instead).
