@@ -2,8 +2,10 @@
 //! lines over the last iteration's, and tells every number whose line it changed, so a table
 //! kept by number never shows one move twice (line 1 may take the move line 3 showed).
 
+use std::time::Duration;
+
 use crate::board::Move;
-use crate::search::SearchInfo;
+use crate::search::{ScoreBound, SearchInfo};
 
 pub(super) struct LineTable {
     /// Lines a full table holds (Multi-PV, at most the root's moves).
@@ -21,6 +23,29 @@ pub(super) struct LineTable {
 pub(super) struct LinesReport {
     pub lines: Vec<SearchInfo>,
     pub fresh: usize,
+}
+
+/// A line of `depth` as the search found it; `multipv` is set when it is told, and the counts
+/// and the time by `ThreadSearch::tell_lines`.
+pub(super) fn found_line(
+    depth: u32,
+    selective_depth: u32,
+    score: i32,
+    bound: ScoreBound,
+    pv: Vec<Move>,
+) -> SearchInfo {
+    SearchInfo {
+        depth,
+        selective_depth,
+        multipv: 0,
+        score,
+        bound,
+        elapsed: Duration::ZERO,
+        nodes: 0,
+        hashfull: 0,
+        tbhits: 0,
+        pv,
+    }
 }
 
 impl LineTable {
@@ -100,22 +125,9 @@ impl LineTable {
 mod tests {
     use super::*;
     use crate::board::{MoveList, Position, legal_moves};
-    use crate::search::ScoreBound;
-    use std::time::Duration;
 
     fn line(mv: Move, depth: u32, score: i32) -> SearchInfo {
-        SearchInfo {
-            depth,
-            selective_depth: depth,
-            multipv: 0,
-            score,
-            bound: ScoreBound::Exact,
-            elapsed: Duration::ZERO,
-            nodes: 0,
-            hashfull: 0,
-            tbhits: 0,
-            pv: vec![mv],
-        }
+        found_line(depth, depth, score, ScoreBound::Exact, vec![mv])
     }
 
     /// The table a GUI holds after taking every report in turn.

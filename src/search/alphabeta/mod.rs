@@ -23,7 +23,7 @@ use super::{
     SearchOutcome, Silent,
 };
 use driver::StackedNode;
-use lines::{LineTable, LinesReport};
+use lines::{LineTable, LinesReport, found_line};
 use node::{ChildKind, ChildSearch};
 
 /// How often (in nodes) a thread asks the stop rules (`SearchControl::should_stop`).
@@ -455,18 +455,13 @@ impl<'a> ThreadSearch<'a> {
                 } else {
                     vec![line_move]
                 };
-                let place = self.lines.finish_line(SearchInfo {
+                let place = self.lines.finish_line(found_line(
                     depth,
-                    selective_depth: self.selective_depth as u32,
-                    multipv: line + 1,
+                    self.selective_depth as u32,
                     score,
-                    bound: ScoreBound::Exact,
-                    elapsed: Duration::ZERO,
-                    nodes: 0,
-                    hashfull: 0,
-                    tbhits: 0,
+                    ScoreBound::Exact,
                     pv,
-                });
+                ));
                 // The root moves follow the lines' order.
                 moves[place..=line].rotate_right(1);
                 if line == 0 {
@@ -518,18 +513,13 @@ impl<'a> ThreadSearch<'a> {
         if best_score > -INFINITY && self.reported_pv != best_pv {
             self.flush_nodes();
             let (depth, bound) = best_line;
-            let info = SearchInfo {
+            let info = found_line(
                 depth,
-                selective_depth: self.selective_depth as u32,
-                multipv: 1,
-                score: best_score,
+                self.selective_depth as u32,
+                best_score,
                 bound,
-                elapsed: Duration::ZERO,
-                nodes: 0,
-                hashfull: 0,
-                tbhits: 0,
-                pv: best_pv.clone(),
-            };
+                best_pv.clone(),
+            );
             let report = self.lines.report(0, Some(&info));
             self.tell_lines(observer, report, start);
         }
@@ -588,22 +578,13 @@ impl<'a> ThreadSearch<'a> {
                 // the search is past its first instant.
                 RootEvent::NewBest { mv, score } => {
                     if depth > 1 && mv != anchor_move && start.elapsed() > NEW_BEST_REPORT_AFTER {
-                        let info = SearchInfo {
-                            depth,
-                            selective_depth: this.selective_depth as u32,
-                            multipv: line + 1,
-                            score,
-                            bound: if score >= beta {
-                                ScoreBound::Lower
-                            } else {
-                                ScoreBound::Exact
-                            },
-                            elapsed: Duration::ZERO,
-                            nodes: 0,
-                            hashfull: 0,
-                            tbhits: 0,
-                            pv: this.root_pv(),
+                        let bound = if score >= beta {
+                            ScoreBound::Lower
+                        } else {
+                            ScoreBound::Exact
                         };
+                        let selective = this.selective_depth as u32;
+                        let info = found_line(depth, selective, score, bound, this.root_pv());
                         let report = this.lines.report(line, Some(&info));
                         this.tell_lines(observer, report, start);
                     }
