@@ -54,17 +54,18 @@ impl Output {
     fn write<S: AsRef<str>>(&self, lines: &[S], thinking: bool) {
         let mut block = String::new();
         for text in lines {
-            let clean: String = text
-                .as_ref()
-                .chars()
-                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-                .collect();
+            let start = block.len();
+            block.extend(
+                text.as_ref()
+                    .chars()
+                    .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+            );
+            let clean = &block[start..];
             if thinking {
                 log::debug!(target: crate::logging::THINKING_TARGET, ">> {clean}");
             } else {
                 log::debug!(">> {clean}");
             }
-            block.push_str(&clean);
             block.push('\n');
         }
         let mut sink = match self.sink.lock() {

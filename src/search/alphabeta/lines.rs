@@ -63,6 +63,11 @@ impl LineTable {
         &self.done
     }
 
+    /// The last completed iteration's lines, best first (none before the first).
+    pub(super) fn completed(&self) -> &[SearchInfo] {
+        &self.before
+    }
+
     /// Files a finished line by its score (a later line can outscore an earlier one: the table
     /// learnt meanwhile) and returns its place.
     pub(super) fn finish_line(&mut self, info: SearchInfo) -> usize {

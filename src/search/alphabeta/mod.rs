@@ -407,8 +407,6 @@ impl<'a> ThreadSearch<'a> {
         // Multi-PV: line k searches the moves left after the best k, each in its own window
         // around its score of the last iteration. Line 0 is the one-line search itself.
         let lines = control.limits().multipv.clamp(1, moves.len());
-        let mut line_scores = vec![-INFINITY; lines];
-        let mut line_moves = vec![Move::NULL; lines];
         self.lines = LineTable::new(lines);
 
         'deepening: for depth in 1..=max_depth {
@@ -420,7 +418,10 @@ impl<'a> ThreadSearch<'a> {
                 let (anchor_score, anchor_move) = if line == 0 {
                     (best_score, best_move)
                 } else {
-                    (line_scores[line], line_moves[line])
+                    self.lines
+                        .completed()
+                        .get(line)
+                        .map_or((-INFINITY, Move::NULL), |l| (l.score, l.pv[0]))
                 };
                 let score = self.search_line(
                     &mut moves[line..],
@@ -479,10 +480,6 @@ impl<'a> ThreadSearch<'a> {
                 let report = self.lines.report(place, None);
                 self.tell_lines(observer, report, start);
             }
-            for (index, info) in self.lines.done().iter().enumerate() {
-                line_moves[index] = info.pv[0];
-                line_scores[index] = info.score;
-            }
             self.lines.end_iteration();
 
             if best_move == previous_best {
@@ -540,11 +537,11 @@ impl<'a> ThreadSearch<'a> {
             tbhits: self.total_tbhits(),
             elapsed: start.elapsed(),
             hashfull: self.tt.hashfull() as u32,
-            lines: line_moves
+            lines: self
+                .lines
+                .completed()
                 .iter()
-                .copied()
-                .zip(line_scores.iter().copied())
-                .filter(|(mv, _)| !mv.is_null())
+                .map(|l| (l.pv[0], l.score))
                 .collect(),
         }
     }
