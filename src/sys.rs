@@ -1,6 +1,7 @@
 //! What the engine asks of the operating system beyond Rust's std, declared by hand (no
 //! extra crates): ignoring SIGINT, which XBoard sends to engines, and SIGXFSZ, which a file
-//! size limit sends at the log's next line (either would kill a Rust process; Unix), the memory available for the table (Linux: /proc/meminfo;
+//! size limit sends at the log's next line (either would kill a Rust process; Unix), the
+//! default SIGPIPE for the tools (a reader that stops early ends them quietly), the memory available for the table (Linux: /proc/meminfo;
 //! Windows: GlobalMemoryStatusEx), whether stdin is a console, and the CPU time the process
 //! has used (64-bit Linux: getrusage; Windows: GetProcessTimes; elsewhere unknown), and
 //! 2 MB pages for the transposition table (Linux: madvise).
@@ -19,6 +20,11 @@ const SIGINT: i32 = 2;
 const SIGXFSZ: i32 = 25;
 #[cfg(unix)]
 const SIG_IGN: usize = 1;
+/// SIGPIPE is 13 on Linux (MIPS too), macOS and the BSDs.
+#[cfg(unix)]
+const SIGPIPE: i32 = 13;
+#[cfg(unix)]
+const SIG_DFL: usize = 0;
 
 /// Ignore SIGINT and SIGXFSZ for the rest of the process's life. A log file that reaches
 /// the file size limit (`ulimit -f`) then fails with EFBIG, which the log reports once and
@@ -33,6 +39,19 @@ pub fn ignore_signals() {
         signal(SIGINT, SIG_IGN);
         #[cfg(not(any(target_arch = "mips", target_arch = "mips64")))]
         signal(SIGXFSZ, SIG_IGN);
+    }
+}
+
+/// Let SIGPIPE end the process, as it ends `cat` or `grep`, for the tools: Rust ignores it,
+/// so `ironwood perft 6 | head` would panic on the first line after `head` left. A protocol
+/// session keeps it ignored: there a lost GUI is a write error the session logs. (Windows
+/// has no SIGPIPE; there a closed pipe is still an error.)
+pub fn end_quietly_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: as in `ignore_signals`: a valid signal number and the constant SIG_DFL, no
+    // handler code; only the process's signal disposition changes.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
     }
 }
 

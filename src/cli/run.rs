@@ -17,6 +17,7 @@ pub fn run_command_line(args: &[String]) -> i32 {
     } = match super::parse(args) {
         Ok(cli) => cli,
         Err(error) => {
+            sys::end_quietly_on_broken_pipe();
             error.print();
             return error.exit_code();
         }
@@ -42,6 +43,7 @@ pub fn run_command_line(args: &[String]) -> i32 {
 
 /// A subcommand; `Ok(1)` when a perft suite finds a mismatch (said on stdout).
 fn run_tool(command: Subcommand, options: &GlobalOptions) -> Result<i32, String> {
+    sys::end_quietly_on_broken_pipe();
     let threads = options.threads_or_all_cores();
     let tool_hash_mb = options.hash_mb.unwrap_or(datagen::DEFAULT_HASH_MB);
     match command {

@@ -64,3 +64,37 @@ fn suite_mode_reports_a_mismatch() {
     assert!(out.contains("MISMATCH"), "{out}");
     assert!(out.ends_with("passed 1 of 2\n"), "{out}");
 }
+
+/// A reader that stops early (`| head -1`) ends a tool as it ends `cat`: by SIGPIPE, with
+/// nothing on stderr, not a panic on the next line printed.
+#[cfg(unix)]
+#[test]
+fn a_reader_that_stops_early_ends_the_tool_quietly() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.epd");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ironwood"))
+        .args(["perft", "--epd", path, "--max-depth", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ironwood");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // The reader is dropped here: the suite's next line meets a closed pipe.
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    let status = child.wait().expect("wait");
+    assert!(!first.is_empty());
+    assert_eq!(status.signal(), Some(13), "{status:?}, stderr: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
