@@ -1,10 +1,11 @@
 //! What the engine asks of the operating system beyond Rust's std, declared by hand (no
 //! extra crates): ignoring SIGINT, which XBoard sends to engines, and SIGXFSZ, which a file
 //! size limit sends at the log's next line (either would kill a Rust process; Unix), the
-//! default SIGPIPE for the tools (a reader that stops early ends them quietly), the memory available for the table (Linux: /proc/meminfo;
-//! Windows: GlobalMemoryStatusEx), whether stdin is a console, and the CPU time the process
-//! has used (64-bit Linux: getrusage; Windows: GetProcessTimes; elsewhere unknown), and
-//! 2 MB pages for the transposition table (Linux: madvise).
+//! default SIGPIPE for the tools (a reader that stops early ends them quietly), the memory
+//! available for the table (Linux: /proc/meminfo; Windows: GlobalMemoryStatusEx), whether
+//! stdin is a console, and the CPU time the process has used (64-bit Linux: getrusage;
+//! Windows: GetProcessTimes; elsewhere unknown), and 2 MB pages for the transposition table
+//! (Linux: madvise).
 
 use std::io::IsTerminal;
 
