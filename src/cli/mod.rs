@@ -466,6 +466,9 @@ pub struct TrainArgs {
     /// a, b, g, h; back rank c-f; second rank; rest) (file version 4)
     #[arg(long, value_name = "N", default_value = "1", value_parser = king_buckets)]
     pub king_buckets: KingBuckets,
+    /// train the king buckets' weights beside one shared set, added to each on export
+    #[arg(long)]
+    pub factorise: bool,
     /// share of the game result in the target (the rest: the search score)
     #[arg(long, value_name = "X", default_value_t = train::DEFAULT_LAMBDA,
           value_parser = real(0.0, true, 1.0, true))]
@@ -544,6 +547,7 @@ impl TrainArgs {
                 InputTransform::Plain
             },
             king_buckets: self.king_buckets,
+            factorised: self.factorise,
             lambda: self.lambda,
             lambda_end: self.lambda_end.unwrap_or(self.lambda),
             seed: self.seed,

@@ -12,7 +12,7 @@ use crate::nnue::{self, Activation, InputTransform, KingBuckets, SCALE, SimdPath
 use crate::tools::corpus::filter::{Filter, TrainingPosition};
 use crate::tools::corpus::manifest::read_games;
 use crate::tools::parallel;
-use network::{FloatNetwork, LANES, Shape, WEIGHT_LIMIT, sum_rows, white_features};
+use network::{FloatNetwork, LANES, MAX_ROWS, Shape, WEIGHT_LIMIT, sum_rows, white_features};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -71,6 +71,8 @@ pub struct TrainConfig {
     pub input_transform: InputTransform,
     /// One set of input weights per bucket (`network::king_bucket_layout`).
     pub king_buckets: KingBuckets,
+    /// The buckets' weights trained beside a shared set (`Shape::factorised`).
+    pub factorised: bool,
     /// The result's share of the target at the first step, and at the last (`lambda_end`,
     /// linearly between): the search score teaches first and the result weighs more later.
     /// The validation loss is taken at `lambda_end`, the target the run ends on.
@@ -252,8 +254,8 @@ const BLOCK: usize = 64;
 /// gradient, in the order of the positions and their inputs.
 struct Workspace {
     values: Vec<f32>,
-    own_rows: Vec<[u32; 32]>,
-    other_rows: Vec<[u32; 32]>,
+    own_rows: Vec<[u32; MAX_ROWS]>,
+    other_rows: Vec<[u32; MAX_ROWS]>,
     counts: Vec<usize>,
     /// Per transformer row, where its sources start in `sources` (one past the row at first).
     row_starts: Vec<u32>,
@@ -266,11 +268,11 @@ impl Workspace {
         let h = net.hidden();
         Workspace {
             values: vec![0.0; BLOCK * 2 * h],
-            own_rows: vec![[0; 32]; BLOCK],
-            other_rows: vec![[0; 32]; BLOCK],
+            own_rows: vec![[0; MAX_ROWS]; BLOCK],
+            other_rows: vec![[0; MAX_ROWS]; BLOCK],
             counts: vec![0; BLOCK],
-            row_starts: vec![0; net.shape.inputs() + 1],
-            sources: vec![(0, 0); BLOCK * 64],
+            row_starts: vec![0; net.shape.rows() + 1],
+            sources: vec![(0, 0); BLOCK * 2 * MAX_ROWS],
         }
     }
 }
@@ -737,6 +739,9 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
             nnue::MAX_HIDDEN
         ));
     }
+    if config.factorised && config.king_buckets.count() == 1 {
+        return Err("a factoriser needs king buckets (--king-buckets 2 or 4)".to_string());
+    }
     let data = load(
         &config.data,
         &config.filter,
@@ -768,9 +773,10 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         config.output_buckets,
         config.activation.name(),
         config.input_transform.name(),
-        match config.king_buckets.count() {
-            1 => String::new(),
-            count => format!(", {count} king buckets"),
+        match (config.king_buckets.count(), config.factorised) {
+            (1, _) => String::new(),
+            (count, false) => format!(", {count} king buckets"),
+            (count, true) => format!(", {count} king buckets, factorised"),
         },
         config.epochs,
         config.batch,
@@ -795,6 +801,7 @@ pub fn train_network(config: &TrainConfig) -> Result<(), String> {
         activation: config.activation,
         input_transform: config.input_transform,
         king_buckets: config.king_buckets,
+        factorised: config.factorised,
     };
     let mut net = FloatNetwork::random(shape, &mut rng);
     let mut adam = Adam::new(net.params.len());
@@ -895,6 +902,7 @@ mod tests {
             activation: Activation::ClippedRelu,
             input_transform: InputTransform::Plain,
             king_buckets: KingBuckets::NONE,
+            factorised: false,
             lambda: DEFAULT_LAMBDA,
             lambda_end: DEFAULT_LAMBDA,
             seed: 0,

@@ -1,9 +1,10 @@
 //! The float network the trainer fits: the same (768 x K -> H) x 2 -> B shape as `nnue`, any
 //! H, one output bucket or eight by material, clipped ReLU or its square, plain inputs or
 //! mirrored by king file, one set of input weights or one per king bucket (the engine's own
-//! functions say which input a piece is); all parameters in
-//! one vector (transformer weights, transformer biases, output weights bucket by bucket,
-//! output biases) so the optimiser treats them alike; quantises into the engine's `Network`.
+//! functions say which input a piece is), king buckets optionally factorised (a shared set
+//! trained beside them, merged on export); all parameters in one vector (transformer
+//! weights, transformer biases, output weights bucket by bucket, output biases) so the
+//! optimiser treats them alike; quantises into the engine's `Network`.
 
 use crate::board::{Color, Position};
 use crate::nnue::file::{MAX_SCRELU_OUTPUT_WEIGHT, MAX_TRANSFORMER_VALUE};
@@ -21,7 +22,7 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 const _: () = assert!((WEIGHT_LIMIT * QB as f32 + 0.5) as i16 <= MAX_SCRELU_OUTPUT_WEIGHT);
 
 /// What a network is: hidden width, output buckets (1 or 8), activation, input transform,
-/// king buckets.
+/// king buckets, and whether the trainer factorises them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub hidden: usize,
@@ -29,6 +30,11 @@ pub struct Shape {
     pub activation: Activation,
     pub input_transform: InputTransform,
     pub king_buckets: KingBuckets,
+    /// A shared set of input weights (768 rows after the buckets') is trained beside the
+    /// king buckets' and added to each on export: every position teaches what the buckets
+    /// have in common, a bucket's own rows learn only how it differs, so splitting the data
+    /// K ways does not starve each set. Only with more than one king bucket.
+    pub factorised: bool,
 }
 
 impl Shape {
@@ -39,11 +45,17 @@ impl Shape {
         activation: Activation::ClippedRelu,
         input_transform: InputTransform::Plain,
         king_buckets: KingBuckets::NONE,
+        factorised: false,
     };
 
-    /// Input rows: 768 per king bucket.
+    /// Input rows of the engine's network: 768 per king bucket.
     pub fn inputs(&self) -> usize {
         INPUTS * self.king_buckets.count()
+    }
+
+    /// Transformer rows the trainer fits: the inputs, then the shared set if factorised.
+    pub fn rows(&self) -> usize {
+        self.inputs() + if self.factorised { INPUTS } else { 0 }
     }
 }
 
@@ -84,6 +96,9 @@ pub struct FloatNetwork {
 /// Hidden values summed in registers at once (`sum_rows`).
 pub const LANES: usize = 32;
 
+/// Transformer rows a position reads per view: 32 pieces, two rows each when factorised.
+pub const MAX_ROWS: usize = 64;
+
 /// `out` = `start` plus the rows of `params` that begin at `rows` (each as long as `out`),
 /// value by value in the rows' order: LANES values are kept in registers over all the rows
 /// instead of loaded and stored once a row.
@@ -122,19 +137,22 @@ pub fn white_features(pos: &Position) -> Vec<u16> {
 impl FloatNetwork {
     pub fn param_count(shape: Shape) -> usize {
         let (h, b) = (shape.hidden, shape.output_buckets);
-        shape.inputs() * h + h + b * 2 * h + b
+        shape.rows() * h + h + b * 2 * h + b
     }
 
-    /// Small random weights (uniform within 1/sqrt(fan-in)), zero biases.
+    /// Small random weights (uniform within 1/sqrt(fan-in)), zero biases. A factorised
+    /// network starts with its buckets' own rows at zero and the shared set random, so
+    /// every bucket starts as the same network.
     pub fn random(shape: Shape, rng: &mut StdRng) -> FloatNetwork {
         let hidden = shape.hidden;
         let mut params = vec![0.0; FloatNetwork::param_count(shape)];
         let transformer = 1.0 / (32f32).sqrt();
-        for w in &mut params[..shape.inputs() * hidden] {
+        let random_from = if shape.factorised { shape.inputs() } else { 0 };
+        for w in &mut params[random_from * hidden..shape.rows() * hidden] {
             *w = rng.gen_range(-transformer..transformer) / 4.0;
         }
         let output = 1.0 / ((2 * hidden) as f32).sqrt();
-        let start = shape.inputs() * hidden + hidden;
+        let start = shape.rows() * hidden + hidden;
         for w in &mut params[start..start + shape.output_buckets * 2 * hidden] {
             *w = rng.gen_range(-output..output);
         }
@@ -146,7 +164,15 @@ impl FloatNetwork {
     }
 
     pub fn transformer_biases_at(&self) -> usize {
-        self.shape.inputs() * self.shape.hidden
+        self.shape.rows() * self.shape.hidden
+    }
+
+    /// The shared row trained beside input `input` (any king bucket's), if factorised.
+    #[inline(always)]
+    pub fn shared_row(&self, input: usize) -> Option<usize> {
+        self.shape
+            .factorised
+            .then(|| self.shape.inputs() + input % INPUTS)
     }
 
     /// Where output bucket `bucket`'s 2H weights start.
@@ -206,23 +232,23 @@ impl FloatNetwork {
         own: &mut [f32],
         other: &mut [f32],
     ) {
-        let (mut own_rows, mut other_rows) = ([0; 32], [0; 32]);
+        let (mut own_rows, mut other_rows) = ([0; MAX_ROWS], [0; MAX_ROWS]);
         let count = self.input_rows(white, black_to_move, &mut own_rows, &mut other_rows);
         let bias = &self.params[self.transformer_biases_at()..self.output_weights_at(0)];
         sum_rows(own, bias, &self.params, &own_rows[..count]);
         sum_rows(other, bias, &self.params, &other_rows[..count]);
     }
 
-    /// Where the transformer row of each piece's input starts in `params`, (side to move's
-    /// view, other view), for white-view features `white` (at most 32) with `black_to_move`;
-    /// returns how many.
+    /// Where the transformer rows of each piece's input start in `params`, (side to move's
+    /// view, other view), for white-view features `white` (at most 32) with `black_to_move`:
+    /// its input's row, then its shared row if factorised; returns how many.
     #[inline(always)]
     pub fn input_rows(
         &self,
         white: &[u16],
         black_to_move: bool,
-        own: &mut [u32; 32],
-        other: &mut [u32; 32],
+        own: &mut [u32; MAX_ROWS],
+        other: &mut [u32; MAX_ROWS],
     ) -> usize {
         let h = self.shape.hidden;
         let mut count = 0;
@@ -230,6 +256,13 @@ impl FloatNetwork {
             own[count] = (own_f * h) as u32;
             other[count] = (other_f * h) as u32;
             count += 1;
+            if let (Some(own_shared), Some(other_shared)) =
+                (self.shared_row(own_f), self.shared_row(other_f))
+            {
+                own[count] = (own_shared * h) as u32;
+                other[count] = (other_shared * h) as u32;
+                count += 1;
+            }
         }
         count
     }
@@ -283,10 +316,18 @@ impl FloatNetwork {
         }
         let limit = f32::from(MAX_TRANSFORMER_VALUE);
         let transformer = |w: f32| (w * QA as f32).round().clamp(-limit, limit) as i16;
-        let weights: Vec<i16> = self.params[..self.transformer_biases_at()]
-            .iter()
-            .map(|&w| transformer(w))
-            .collect();
+        let h = self.shape.hidden;
+        let own_rows = &self.params[..self.shape.inputs() * h];
+        let weights: Vec<i16> = match self.shape.factorised {
+            false => own_rows.iter().map(|&w| transformer(w)).collect(),
+            true => {
+                let shared = &self.params[self.shape.inputs() * h..self.transformer_biases_at()];
+                own_rows
+                    .chunks_exact(INPUTS * h)
+                    .flat_map(|bucket| bucket.iter().zip(shared).map(|(&w, &s)| transformer(w + s)))
+                    .collect()
+            }
+        };
         let biases: Vec<i16> = self.params[self.transformer_biases_at()..self.output_weights_at(0)]
             .iter()
             .map(|&b| transformer(b))
@@ -327,6 +368,7 @@ impl FloatNetwork {
             activation: net.activation(),
             input_transform: net.input_transform(),
             king_buckets: net.king_buckets(),
+            factorised: false,
         };
         let mut params = Vec::with_capacity(FloatNetwork::param_count(shape));
         params.extend(

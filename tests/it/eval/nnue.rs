@@ -358,6 +358,7 @@ fn shapes() -> Vec<Shape> {
                     activation,
                     input_transform,
                     king_buckets: KingBuckets::NONE,
+                    factorised: false,
                 });
             }
         }
@@ -377,9 +378,22 @@ fn shapes() -> Vec<Shape> {
             activation,
             input_transform,
             king_buckets: king_bucket_layout(king_buckets).unwrap(),
+            factorised: false,
         });
     }
     shapes
+}
+
+/// The king-bucketed shapes of `shapes`, factorised: what only the trainer holds.
+fn factorised_shapes() -> Vec<Shape> {
+    shapes()
+        .into_iter()
+        .filter(|shape| shape.king_buckets.count() > 1)
+        .map(|shape| Shape {
+            factorised: true,
+            ..shape
+        })
+        .collect()
 }
 
 /// Integer truncation of the output is the only difference from the dequantised network;
@@ -498,8 +512,71 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
 }
 
 #[test]
+fn a_factorised_network_exports_each_bucket_plus_the_shared_set() {
+    let positions: Vec<Position> = many_positions()
+        .into_iter()
+        .filter(|p| !p.is_insufficient_material())
+        .step_by(3)
+        .collect();
+    for shape in factorised_shapes() {
+        let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(9));
+        let (h, own_end) = (shape.hidden, shape.inputs() * shape.hidden);
+        let shared_end = float.transformer_biases_at();
+        assert_eq!(shared_end - own_end, INPUTS * h);
+        // Every bucket starts as the shared set: the buckets' own rows are zero.
+        assert!(float.params[..own_end].iter().all(|&w| w == 0.0));
+        assert!(float.params[own_end..shared_end].iter().any(|&w| w != 0.0));
+        // Weights as after training: each bucket apart from the others, outputs loud.
+        let mut rng = StdRng::seed_from_u64(10);
+        for w in &mut float.params[..own_end] {
+            *w = rng.gen_range(-0.18..0.18);
+        }
+        for w in &mut float.params[own_end..] {
+            *w *= 4.0;
+        }
+        float.clip();
+        let net = float.quantise().unwrap();
+        assert_eq!(net.king_buckets(), shape.king_buckets);
+        assert_eq!(
+            net.to_bytes().len(),
+            file::header_size(4)
+                + file::payload_size(shape.king_buckets.count(), h, shape.output_buckets)
+        );
+        // The engine's weights are each bucket's rows plus the shared rows, rounded once.
+        let exact = FloatNetwork::dequantise(&net);
+        assert_eq!(
+            exact.shape,
+            Shape {
+                factorised: false,
+                ..shape
+            }
+        );
+        for i in (0..own_end).step_by(7) {
+            let merged = float.params[i] + float.params[own_end + i % (INPUTS * h)];
+            let expected = (merged * ironwood::nnue::QA as f32).round();
+            assert_eq!(exact.params[i] * ironwood::nnue::QA as f32, expected, "{i}");
+        }
+        assert_quantised_matches_float(&net, &exact, &positions);
+        // And the float network it came from scores as the engine does but for rounding.
+        let (mut total, mut worst, mut spread) = (0.0f64, 0.0f32, 0.0f64);
+        for pos in &positions {
+            let diff = (net.evaluate(pos) as f32 - float.evaluate(pos)).abs();
+            total += f64::from(diff);
+            worst = worst.max(diff);
+            spread += f64::from(float.evaluate(pos).abs());
+        }
+        let mean = total / positions.len() as f64;
+        assert!(
+            mean <= FLOAT_MEAN_TOLERANCE_CP && worst <= FLOAT_MAX_TOLERANCE_CP,
+            "{shape:?}: mean {mean}, worst {worst}"
+        );
+        assert!(spread / positions.len() as f64 > 50.0, "{shape:?}");
+    }
+}
+
+#[test]
 fn gradients_match_finite_differences_on_tiny_networks_of_each_shape() {
-    for shape in shapes() {
+    for shape in shapes().into_iter().chain(factorised_shapes()) {
         check_gradients(Shape { hidden: 4, ..shape });
     }
 }
@@ -611,6 +688,14 @@ fn reference_loss_and_gradient(
             for i in 0..h {
                 grad[other_f * h + i] += d_other[i];
             }
+            if let (Some(own_s), Some(other_s)) = (net.shared_row(own_f), net.shared_row(other_f)) {
+                for i in 0..h {
+                    grad[own_s * h + i] += d_own[i];
+                }
+                for i in 0..h {
+                    grad[other_s * h + i] += d_other[i];
+                }
+            }
         }
         total += f64::from(error * error);
     }
@@ -624,7 +709,8 @@ fn the_blocked_gradient_equals_the_position_by_position_one_to_the_bit() {
     // Widths below, at and across the tiles; more positions than a block holds.
     for (shape, hidden) in shapes()
         .into_iter()
-        .zip([4, 160, 128, 512, 96, 256, 32, 288, 384, 64])
+        .chain(factorised_shapes())
+        .zip([4, 160, 128, 512, 96, 256, 32, 288, 384, 64, 128, 96])
     {
         let shape = Shape { hidden, ..shape };
         let net = FloatNetwork::random(shape, &mut rng);
@@ -744,6 +830,7 @@ fn a_mirrored_network_scores_a_position_and_its_a_h_mirror_alike_and_a_plain_one
             activation: Activation::SquaredClippedRelu,
             input_transform,
             king_buckets,
+            factorised: false,
         };
         let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(5));
         for w in &mut float.params {
@@ -1146,6 +1233,7 @@ fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_fl
             activation: Activation::SquaredClippedRelu,
             input_transform: InputTransform::Plain,
             king_buckets: KingBuckets::NONE,
+            factorised: false,
         };
         let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(hidden as u64));
         for w in &mut float.params {

@@ -374,6 +374,38 @@ fn a_run_with_king_buckets_writes_a_version_4_network_the_engine_plays_with() {
 }
 
 #[test]
+fn a_factorised_run_writes_plain_king_buckets_the_engine_plays_with() {
+    let (out, stderr) =
+        train_one_epoch_on_shard_2("train-factorised", &["--king-buckets", "2", "--factorise"]);
+    assert!(
+        stderr.contains(
+            "-> 1 network (1 output buckets, crelu, plain inputs, 2 king buckets, factorised)"
+        ),
+        "{stderr}"
+    );
+    let validation = epoch_loss(&stderr, 1, 1, "validation loss ");
+    assert!(validation.is_finite() && validation < 0.2, "{stderr}");
+    // The shared set is merged into each bucket: the file is an ordinary version 4 one.
+    let net = Network::load(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    assert_eq!(net.king_buckets(), king_bucket_layout(2).unwrap());
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(
+        bytes.len(),
+        ironwood::nnue::file::header_size(4) + ironwood::nnue::file::payload_size(2, 128, 1)
+    );
+    searches_to_a_legal_move_with(&out, 5);
+
+    // Without king buckets there is nothing to factorise: refused before any work.
+    let (code, _, stderr) =
+        common::run_ironwood(&["train", "--data", "x", "--out", "y", "--factorise"]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("a factoriser needs king buckets"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_run_at_width_256_writes_its_width_and_the_engine_plays_with_it() {
     let dir = common::scratch_dir("train-wide");
     let data = dir.join("games.iwc");
