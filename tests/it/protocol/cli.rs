@@ -494,9 +494,9 @@ fn corpus_commands_filters_and_the_trainers_choices() {
         ironwood::nnue::Activation::SquaredClippedRelu
     );
     assert_eq!(chosen.lr_schedule, train::LrSchedule::Cosine);
-    assert_eq!((chosen.lambda, chosen.lambda_end), (0.5, 0.5));
-    let moving = train("train --data corpus --out n.nnue --lambda 0.1 --lambda-end 0.3");
-    assert_eq!((moving.lambda, moving.lambda_end), (0.1, 0.3));
+    assert_eq!((chosen.lambda, chosen.lambda_end), (0.1, 0.1));
+    let moving = train("train --data corpus --out n.nnue --lambda 0.2 --lambda-end 0.3");
+    assert_eq!((moving.lambda, moving.lambda_end), (0.2, 0.3));
     assert_eq!(chosen.lr_end, 0.00001);
     assert_eq!(
         chosen.input_transform,
