@@ -22,8 +22,8 @@ use std::time::Instant;
 pub const DEFAULT_EPOCHS: usize = 20;
 pub const DEFAULT_BATCH: usize = 16_384;
 pub const DEFAULT_LEARNING_RATE: f64 = 0.001;
-/// Every generation's recipe: 0.1 beat 0.3 and 0.5 in generation 1's screen and 0.3 in
-/// generation 3's (docs/network.md), so a run or a loss without `--lambda` means the same.
+/// Every generation's recipe (its screens: docs/network.md), so that a run or a loss without
+/// `--lambda` aims at the same target as the networks' records.
 pub const DEFAULT_LAMBDA: f64 = 0.1;
 pub const DEFAULT_HOLDOUT: f64 = 0.1;
 /// The learning rate is multiplied by `DEFAULT_LR_GAMMA` every `DEFAULT_LR_STEP` epochs.
