@@ -51,6 +51,16 @@ fn many_positions() -> Vec<Position> {
     all
 }
 
+/// Every `step`-th of `many_positions` that still has mating material (the others score a
+/// dead draw whatever the network says).
+fn evaluated_positions(step: usize) -> Vec<Position> {
+    many_positions()
+        .into_iter()
+        .filter(|p| !p.is_insufficient_material())
+        .step_by(step)
+        .collect()
+}
+
 #[derive(Default)]
 struct Walk {
     nodes: u64,
@@ -432,10 +442,7 @@ const GEN0_FILE: &[u8] = include_bytes!("../../data/gen0-run6.nnue");
 
 #[test]
 fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
-    let positions: Vec<Position> = many_positions()
-        .into_iter()
-        .filter(|p| !p.is_insufficient_material())
-        .collect();
+    let positions = evaluated_positions(1);
     assert!(positions.len() > 2000, "{}", positions.len());
 
     // The embedded network and generation 0 read back as floats: the same numbers, float
@@ -513,11 +520,7 @@ fn the_trainers_float_network_equals_the_engines_quantised_evaluation() {
 
 #[test]
 fn a_factorised_network_exports_each_bucket_plus_the_shared_set() {
-    let positions: Vec<Position> = many_positions()
-        .into_iter()
-        .filter(|p| !p.is_insufficient_material())
-        .step_by(3)
-        .collect();
+    let positions = evaluated_positions(3);
     for shape in factorised_shapes() {
         let mut float = FloatNetwork::random(shape, &mut StdRng::seed_from_u64(9));
         let (h, own_end) = (shape.hidden, shape.inputs() * shape.hidden);
@@ -1220,11 +1223,7 @@ fn networks_of_every_shape_survive_a_round_trip_in_their_version_and_bad_headers
 
 #[test]
 fn networks_of_every_width_survive_a_round_trip_and_read_back_as_the_trainers_floats() {
-    let positions: Vec<Position> = many_positions()
-        .into_iter()
-        .filter(|p| !p.is_insufficient_material())
-        .step_by(5)
-        .collect();
+    let positions = evaluated_positions(5);
     assert!(positions.len() > 400, "{}", positions.len());
     for hidden in [32, 128, 160, 256, 384, 1024] {
         let shape = Shape {
