@@ -694,7 +694,10 @@ impl Engine {
         history: Vec<u64>,
         limits: SearchLimits,
     ) -> SearchLimits {
-        let limits = self.search_limits(&kind, limits);
+        let limits = SearchLimits {
+            move_number: Some(position.fullmove_number()),
+            ..self.search_limits(&kind, limits)
+        };
         self.generation += 1;
         log::debug!(
             "search {} ({kind:?}): {}; {}",
