@@ -694,10 +694,7 @@ impl Engine {
         history: Vec<u64>,
         limits: SearchLimits,
     ) -> SearchLimits {
-        let limits = SearchLimits {
-            move_number: Some(position.fullmove_number()),
-            ..self.search_limits(&kind, limits)
-        };
+        let limits = self.search_limits(&kind, limits);
         self.generation += 1;
         log::debug!(
             "search {} ({kind:?}): {}; {}",

@@ -113,8 +113,6 @@ macro_rules! with_search_params {
                 "correction history: the last moves' table's weight in 1/256"),
             (MovesToGo, moves_to_go, 25, 10, 60, 2.0,
                 "time: moves assumed left in sudden death"),
-            (EarlyMovesToGo, early_moves_to_go, 0, 0, 40, 2.0,
-                "time: moves to go added at the game's first move in sudden death, one fewer a move"),
             (IncrementShare, increment_share, 150, 50, 300, 10.0,
                 "time: per cent of the increment the soft target adds"),
             (HardLimitFactor, hard_limit_factor, 4, 2, 8, 0.5,

@@ -48,15 +48,9 @@ pub struct TimeBudget {
 
 impl TimeLimit {
     /// The budget net of `overhead_ms` (pipe and GUI lag charged to us), by the time factors
-    /// of `params`, for the move of the game numbered `move_number` (`None`: unknown). In
-    /// sudden death it assumes `MovesToGo` moves to go: enough to keep a reserve, few enough
-    /// to use the clock; the increment counts by `IncrementShare`.
-    pub fn budget(
-        self,
-        overhead_ms: u64,
-        params: &SearchParams,
-        move_number: Option<u16>,
-    ) -> TimeBudget {
+    /// of `params`. In sudden death it assumes `MovesToGo` moves to go: enough to keep a
+    /// reserve, few enough to use the clock; the increment counts by `IncrementShare`.
+    pub fn budget(self, overhead_ms: u64, params: &SearchParams) -> TimeBudget {
         match self {
             TimeLimit::MoveTime { ms } => TimeBudget {
                 soft_ms: None,
@@ -69,8 +63,7 @@ impl TimeLimit {
                 moves_to_go,
             } => {
                 let remaining = remaining_ms.max(0) as u64;
-                let moves_to_go = moves_to_go
-                    .map_or_else(|| sudden_death_moves_to_go(params, move_number), u64::from);
+                let moves_to_go = moves_to_go.map_or(params.moves_to_go as u64, u64::from);
                 // Keep the overhead for every move still to come in this session (capped),
                 // so many fast moves cannot drain the clock through lag alone.
                 let reserve = overhead_ms * moves_to_go.min(10) + overhead_ms;
@@ -94,15 +87,6 @@ impl TimeLimit {
             }
         }
     }
-}
-
-/// The moves sudden death plans for: `MovesToGo`, and at the game's start `EarlyMovesToGo`
-/// more, one fewer with each move, so the opening leaves time for the middlegame, where the
-/// games are decided (Stockfish's share of the clock also grows with the game's ply).
-fn sudden_death_moves_to_go(params: &SearchParams, move_number: Option<u16>) -> u64 {
-    let moves_played = move_number.map_or(i32::MAX, |n| i32::from(n.max(1)) - 1);
-    let early = params.early_moves_to_go.saturating_sub(moves_played).max(0);
-    (params.moves_to_go + early) as u64
 }
 
 /// A fixed time per move net of the overhead and of 2 % more: it is a hard maximum, and the
@@ -166,8 +150,6 @@ pub struct SearchLimits {
     pub mate: Option<u32>,
     /// Lines to search and report each iteration (Multi-PV); 0 and 1 both mean one.
     pub multipv: usize,
-    /// The root position's move number in its game, for the clock's plan (`None`: unknown).
-    pub move_number: Option<u16>,
 }
 
 /// In words, for logs and `debug on`: e.g. `depth 5, 5000 nodes, clock 60000 ms + 1000 ms a
@@ -313,7 +295,7 @@ impl SearchControl {
     pub fn new(limits: SearchLimits, params: &SearchParams) -> SearchControl {
         let mut budget = limits
             .time
-            .map(|time| time.budget(limits.move_overhead_ms, params, limits.move_number));
+            .map(|time| time.budget(limits.move_overhead_ms, params));
         let mut node_limit = limits.nodes;
         if let (Some(nps), Some(time)) = (limits.nps, budget) {
             let nodes = u128::from(time.soft_ms.unwrap_or(time.hard_ms)) * u128::from(nps) / 1000;
@@ -355,13 +337,9 @@ impl SearchControl {
     /// The opponent played the expected move: the ponder search becomes a search whose clock
     /// starts now, on `time` (XBoard's clock as it stands now) or else the limits' own.
     pub fn ponder_hit(&self, time: Option<TimeLimit>) {
-        let budget = time.or(self.limits.time).map(|time| {
-            time.budget(
-                self.limits.move_overhead_ms,
-                &self.params,
-                self.limits.move_number,
-            )
-        });
+        let budget = time
+            .or(self.limits.time)
+            .map(|time| time.budget(self.limits.move_overhead_ms, &self.params));
         if let Ok(mut clock) = self.clock.lock() {
             *clock = (Instant::now(), budget);
         }

@@ -8,7 +8,7 @@ use crate::search::MATE;
 const OVERHEAD: u64 = 30;
 
 fn budget(time: TimeLimit) -> TimeBudget {
-    time.budget(OVERHEAD, &SearchParams::DEFAULT, None)
+    time.budget(OVERHEAD, &SearchParams::DEFAULT)
 }
 
 fn soft_hard(soft_ms: Option<u64>, hard_ms: u64) -> TimeBudget {
@@ -109,7 +109,7 @@ fn the_time_factors_are_the_tunables() {
         hard_limit_factor,
         ..SearchParams::DEFAULT
     };
-    let at = |p: SearchParams, remaining| level(0, remaining, 100, 30).budget(OVERHEAD, &p, None);
+    let at = |p: SearchParams, remaining| level(0, remaining, 100, 30).budget(OVERHEAD, &p);
     // 9670 usable ms: a twenty-fifth is 386, plus the increment's share.
     assert_eq!(at(params(25, 100, 4), 10_000).soft_ms, Some(486));
     assert_eq!(at(params(25, 150, 4), 10_000).soft_ms, Some(536));
@@ -117,33 +117,6 @@ fn the_time_factors_are_the_tunables() {
     assert_eq!(at(params(25, 100, 2), 10_000).hard_ms, 972);
     // Late, with little left, the hard cap (35 % of the usable clock) bounds both.
     assert_eq!(at(params(25, 300, 4), 600), soft_hard(Some(94), 94));
-}
-
-#[test]
-fn early_moves_to_go_plans_more_moves_at_the_start_of_a_sudden_death_game() {
-    let early = |early_moves_to_go| SearchParams {
-        early_moves_to_go,
-        ..SearchParams::DEFAULT
-    };
-    let soft = |p: &SearchParams, mps, move_number| {
-        level(mps, 10_000, 100, 0)
-            .budget(OVERHEAD, p, move_number)
-            .soft_ms
-            .unwrap()
-    };
-    let (off, on) = (early(0), early(20));
-    // 9670 usable ms: 25 moves to go, and at move 1 twenty more, one fewer each move.
-    assert_eq!(soft(&off, 0, Some(1)), 9670 / 25 + 150);
-    assert_eq!(soft(&on, 0, Some(1)), 9670 / 45 + 150);
-    assert_eq!(soft(&on, 0, Some(11)), 9670 / 35 + 150);
-    // From move 21 on, and where the move is not known, the plan is the plain one.
-    for move_number in [Some(21), Some(60), Some(u16::MAX), None] {
-        assert_eq!(soft(&on, 0, move_number), soft(&off, 0, Some(1)));
-    }
-    // A FEN's move 0 counts as the first.
-    assert_eq!(soft(&on, 0, Some(0)), soft(&on, 0, Some(1)));
-    // A control with moves per session knows its moves to go.
-    assert_eq!(soft(&on, 40, Some(1)), soft(&off, 40, Some(1)));
 }
 
 #[test]

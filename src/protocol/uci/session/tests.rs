@@ -98,18 +98,6 @@ fn position_with_moves_is_what_go_searches() {
 }
 
 #[test]
-fn a_search_knows_its_positions_move_number_for_the_clocks_plan() {
-    let mut h = Harness::new();
-    h.send("position startpos moves e2e4 e7e5 g1f3\ngo wtime 9000 btime 9000");
-    let job = h.job();
-    assert_eq!(job.limits.move_number, Some(2));
-    h.finish(job.generation, &job.fen, "b8c6", None, 0);
-    h.send("position fen 8/3k4/8/8/4P3/8/8/4K3 w - - 1 37\ngo wtime 9000 btime 9000");
-    let job = h.job();
-    assert_eq!(job.limits.move_number, Some(37));
-}
-
-#[test]
 fn go_states_the_side_to_moves_clock_as_the_search_limit() {
     let mut h = Harness::new();
     let go = "go wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20";
@@ -122,10 +110,7 @@ fn go_states_the_side_to_moves_clock_as_the_search_limit() {
     };
     assert_eq!(job.limits.time, Some(white));
     // The default 30 ms overhead is kept back: the same budget as the limit module's.
-    assert_eq!(
-        job.budget(),
-        Some(white.budget(30, &SearchParams::DEFAULT, None))
-    );
+    assert_eq!(job.budget(), Some(white.budget(30, &SearchParams::DEFAULT)));
     h.finish(job.generation, &job.fen, "e2e4", None, 0);
     h.send(&format!("position startpos moves e2e4\n{go}"));
     let job = h.job();
