@@ -114,9 +114,6 @@ pub struct SearchFeatures {
     /// A late quiet move reduced a ply more where the table's move is a capture or a
     /// promotion: the quiet moves behind a good tactical move rarely beat it.
     pub tt_capture_reduction: bool,
-    /// A quiet move's butterfly entry moves by what it did to its side's static eval (the
-    /// parent's eval against the child's), at every node it leads to.
-    pub eval_diff_history: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -204,7 +201,6 @@ impl Default for SearchFeatures {
             fourth_ply_continuation: false,
             cutoff_count: true,
             tt_capture_reduction: false,
-            eval_diff_history: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

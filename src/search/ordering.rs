@@ -134,7 +134,8 @@ impl OrderingTables {
         }
     }
 
-    /// `bonus` in the butterfly entry of `side`'s quiet move `m` (`Eval Diff History`).
+    /// `bonus` in the butterfly entry of `side`'s quiet move `m`: tests fill the tables with it.
+    #[cfg(test)]
     pub fn update_history(&mut self, side: Color, m: Move, threats: &Threats, bonus: i32) {
         self.butterfly.update(side, m, threats.index(m), bonus);
     }

@@ -99,12 +99,6 @@ macro_rules! with_search_params {
                 "history: taken off the malus"),
             (HistoryMalusMax, history_malus_max, 1600, 400, 4000, 100.0,
                 "history: the largest malus"),
-            (EvalDiffScale, eval_diff_scale, 10, 0, 40, 2.0,
-                "eval diff history: the malus per centipawn the move cost the mover"),
-            (EvalDiffCap, eval_diff_cap, 1200, 200, 3000, 100.0,
-                "eval diff history: the largest bonus or malus before the offset"),
-            (EvalDiffOffset, eval_diff_offset, 400, 0, 1200, 40.0,
-                "eval diff history: added to every such update (most moves are fine)"),
             (CorrectionPawnWeight, correction_pawn_weight, 96, 0, 256, 8.0,
                 "correction history: the pawn table's weight in 1/256"),
             (CorrectionNonPawnWeight, correction_non_pawn_weight, 48, 0, 256, 8.0,
@@ -187,15 +181,6 @@ impl SearchParams {
     pub fn history_bonus(&self, depth: i32) -> i32 {
         (self.history_bonus_scale * depth - self.history_bonus_offset)
             .clamp(0, self.history_bonus_max)
-    }
-
-    /// The butterfly update of a quiet move that cost its mover `loss` by the static eval
-    /// (the parent's eval plus the child's, each from its own side to move; negative when
-    /// the move gained): what the move did to the eval, before any search has said so.
-    #[inline]
-    pub fn eval_diff_bonus(&self, loss: i32) -> i32 {
-        (-self.eval_diff_scale * loss).clamp(-self.eval_diff_cap, self.eval_diff_cap)
-            + self.eval_diff_offset
     }
 
     /// The malus of a move tried before the one that cut off at `depth` (a positive number).

@@ -112,12 +112,6 @@ impl MovePicker {
         &self.threats
     }
 
-    /// The threats, if the picker has come to know them (a node cut off by its table move,
-    /// killer or counter move before the quiet moves never does with `Threat Ordering`).
-    pub fn known_threats(&self) -> Option<&Threats> {
-        self.threats_known.then_some(&self.threats)
-    }
-
     fn know_threats(&mut self, pos: &Position) {
         if !self.threats_known {
             self.threats = Threats::of(pos);

@@ -199,7 +199,6 @@ mod tests {
             "Fourth Ply Continuation -check 0",
             "Cutoff Count -check 1",
             "TT Capture Reduction -check 0",
-            "Eval Diff History -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

@@ -492,26 +492,6 @@ impl ThreadSearch<'_> {
             tt_extension: 0,
         };
         self.stack[ply].facts = node.facts;
-        // Step 4c. With `Eval Diff History` the quiet move that led here learns, in its
-        // side's butterfly table, what it did to that side's static eval: a hint before any
-        // search of it has cut off (Stockfish's eval-difference history). Not from the
-        // root's move (the root keeps no static eval) nor again in a singular search.
-        if self.features.eval_diff_history && !in_check && !excluding && ply >= 2 {
-            let parent = &self.stack[ply - 1];
-            let previous = parent.current_move;
-            if !parent.facts.in_check
-                && !previous.is_null()
-                && !previous.is_tactical()
-                && let Some(threats) = parent.picker.known_threats()
-            {
-                let bonus = self
-                    .features
-                    .params
-                    .eval_diff_bonus(parent.facts.static_eval + static_eval);
-                self.tables
-                    .update_history(!pos.side_to_move(), previous, threats, bonus);
-            }
-        }
         node.double_extensions = self.stack[ply - 1].double_extensions;
         self.stack[ply].double_extensions = node.double_extensions;
 

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 29] = [
+const LAB: [&str; 28] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -82,7 +82,6 @@ const LAB: [&str; 29] = [
     "Fourth Ply Continuation",
     "Cutoff Count",
     "TT Capture Reduction",
-    "Eval Diff History",
     "Adaptive Time",
     "IID",
     "Search Driver",

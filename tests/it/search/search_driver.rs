@@ -123,7 +123,6 @@ fn every_switch_on() -> SearchFeatures {
         fourth_ply_continuation: true,
         cutoff_count: true,
         tt_capture_reduction: true,
-        eval_diff_history: true,
         ..SearchFeatures::default()
     }
 }
