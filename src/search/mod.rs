@@ -111,9 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// A late quiet move reduced a ply more where the table's move is a capture or a
-    /// promotion: the quiet moves behind a good tactical move rarely beat it.
-    pub tt_capture_reduction: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -200,7 +197,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            tt_capture_reduction: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

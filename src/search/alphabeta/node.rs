@@ -1095,9 +1095,6 @@ impl ThreadSearch<'_> {
         if self.stack[ply].is_killer(m) || m == pass.counter {
             reduction -= 1;
         }
-        if self.features.tt_capture_reduction && facts.tt_move.is_tactical() {
-            reduction += 1;
-        }
         let threats = self.stack[ply].picker.threats();
         let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
         reduction -= history_plies(history, self.features.params.lmr_history_divisor);
