@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 27] = [
+const LAB: [&str; 28] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -80,6 +80,7 @@ const LAB: [&str; 27] = [
     "TT PV",
     "Threat Ordering",
     "Fourth Ply Continuation",
+    "Pawn History",
     "Cutoff Count",
     "Adaptive Time",
     "IID",
