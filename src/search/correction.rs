@@ -13,8 +13,6 @@ const GRAIN: i32 = 128;
 const MAX_CP: i32 = 128;
 /// Slots of each position-keyed table, per side to move.
 const SLOTS: usize = 1 << 14;
-/// The bits of a slot: `pawn_slot`'s top bits also key the pawn history (`history.rs`).
-pub(super) const PAWN_SLOT_BITS: u32 = SLOTS.trailing_zeros();
 const PIECE_TO_COUNT: usize = 12 * 64;
 
 /// One table of running averages of the eval's error, each entry within `±MAX_CP` centipawns.
@@ -64,7 +62,7 @@ fn slot(boards: &[Bitboard]) -> usize {
     (mixed >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
-pub(super) fn pawn_slot(pos: &Position) -> usize {
+fn pawn_slot(pos: &Position) -> usize {
     slot(&[
         pos.pieces(Color::White, PieceKind::Pawn),
         pos.pieces(Color::Black, PieceKind::Pawn),

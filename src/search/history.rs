@@ -1,8 +1,7 @@
 //! The history tables a search thread learns from its cutoffs, each a small type over one flat
 //! array of `i16`: butterfly (side, whether origin and target are attacked, from, to),
 //! continuation ((piece, to) of a move one, two or four plies back, then this move's piece
-//! and target), pawn (the pawn structure's slot, then the move's piece and target) and
-//! capture (piece, target, captured kind).
+//! and target) and capture (piece, target, captured kind).
 //! The eval's correction tables are in `correction.rs`.
 
 use crate::board::{Color, Move, MoveKind, Piece, PieceKind, Position};
@@ -88,59 +87,6 @@ impl ContinuationHistory {
             &mut self.0[earlier.index() * PIECE_TO_COUNT + now.index()],
             bonus,
         );
-    }
-}
-
-/// Slots of the pawn history: a structure's slot is the top bits of the correction
-/// history's pawn hash.
-const PAWN_SLOTS: usize = 512;
-
-/// Where a pawn structure's quiet moves are in the pawn history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PawnSlot(u16);
-
-impl PawnSlot {
-    #[inline]
-    pub fn of(pos: &Position) -> PawnSlot {
-        let shift = super::correction::PAWN_SLOT_BITS - PAWN_SLOTS.trailing_zeros();
-        PawnSlot((super::correction::pawn_slot(pos) >> shift) as u16)
-    }
-}
-
-/// Quiet moves by the pawn structure they are played in and their (piece, target): what
-/// works against a structure (a lever, an outpost, a break) stays good while it stands,
-/// whatever moves led there. Empty, and never read, until `allocate`.
-#[derive(Default)]
-pub struct PawnHistory(Vec<i16>);
-
-impl PawnHistory {
-    /// Gives the table its entries, all zero, unless it has them already.
-    pub fn allocate(&mut self) {
-        if self.0.is_empty() {
-            self.0 = vec![0; PAWN_SLOTS * PIECE_TO_COUNT];
-        }
-    }
-
-    pub fn release(&mut self) {
-        self.0 = Vec::new();
-    }
-
-    pub fn is_allocated(&self) -> bool {
-        !self.0.is_empty()
-    }
-
-    #[inline]
-    fn index(slot: PawnSlot, now: PieceTo) -> usize {
-        usize::from(slot.0) * PIECE_TO_COUNT + now.index()
-    }
-
-    #[inline]
-    pub fn get(&self, slot: PawnSlot, now: PieceTo) -> i32 {
-        i32::from(self.0[Self::index(slot, now)])
-    }
-
-    pub fn update(&mut self, slot: PawnSlot, now: PieceTo, bonus: i32) {
-        apply_gravity(&mut self.0[Self::index(slot, now)], bonus);
     }
 }
 

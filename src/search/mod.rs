@@ -108,9 +108,6 @@ pub struct SearchFeatures {
     /// Quiet moves also ordered, reduced and rewarded by the continuation history of the
     /// side's own move before last (four plies back), beside one and two plies back.
     pub fourth_ply_continuation: bool,
-    /// Quiet moves also ordered by a history keyed by the pawn structure (Stockfish's pawn
-    /// history), trained at each cutoff with the others.
-    pub pawn_history: bool,
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
@@ -199,7 +196,6 @@ impl Default for SearchFeatures {
             tt_pv: false,
             threat_ordering: false,
             fourth_ply_continuation: false,
-            pawn_history: false,
             cutoff_count: true,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

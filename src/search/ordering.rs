@@ -10,8 +10,7 @@ use crate::eval::PIECE_VALUES;
 
 use super::correction::Corrections;
 use super::history::{
-    ButterflyHistory, CaptureHistory, ContinuationHistory, ContinuationSlots, PawnHistory,
-    PawnSlot, PieceTo,
+    ButterflyHistory, CaptureHistory, ContinuationHistory, ContinuationSlots, PieceTo,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -25,8 +24,6 @@ const BAD_CAPTURE: i32 = -1_000_000;
 pub struct OrderingTables {
     butterfly: ButterflyHistory,
     continuation: ContinuationHistory,
-    /// Allocated only while searches run with `Pawn History` on.
-    pawn: PawnHistory,
     capture: CaptureHistory,
     counter: Vec<Move>,
     /// Static-eval corrections learnt from search results (not an ordering table, but kept
@@ -45,26 +42,10 @@ impl OrderingTables {
         OrderingTables {
             butterfly: ButterflyHistory::default(),
             continuation: ContinuationHistory::default(),
-            pawn: PawnHistory::default(),
             capture: CaptureHistory::default(),
             counter: vec![Move::NULL; 64 * 64],
             correction: Corrections::default(),
         }
-    }
-
-    /// Reads and trains the pawn history from now on (`true`) or drops it (`false`).
-    pub fn use_pawn_history(&mut self, on: bool) {
-        if on {
-            self.pawn.allocate();
-        } else {
-            self.pawn.release();
-        }
-    }
-
-    /// The pawn history's slot for `pos`'s quiet moves; `None` while the table is off.
-    #[inline]
-    pub fn pawn_slot(&self, pos: &Position) -> Option<PawnSlot> {
-        self.pawn.is_allocated().then(|| PawnSlot::of(pos))
     }
 
     pub fn history(&self, side: Color, m: Move, threats: &Threats) -> i32 {
@@ -86,27 +67,21 @@ impl OrderingTables {
             .sum()
     }
 
-    /// How promising a quiet move is: butterfly, continuation and pawn (`pawn`, its slot
-    /// from `pawn_slot`) histories, moved by what the move does about the opponent's threats.
+    /// How promising a quiet move is: butterfly plus continuation histories, moved by what the
+    /// move does about the opponent's threats.
     pub fn quiet_score(
         &self,
         pos: &Position,
         m: Move,
         continuation: &ContinuationSlots,
         threats: &Threats,
-        pawn: Option<PawnSlot>,
     ) -> i32 {
         let side = pos.side_to_move();
         let piece = pos.piece_at(m.from());
         let now = piece.map(|p| PieceTo::new(p, m));
         let bonus = piece.map_or(0, |p| threats.quiet_bonus(p.kind, m));
-        let pawn_score = match (pawn, now) {
-            (Some(slot), Some(now)) => self.pawn.get(slot, now),
-            _ => 0,
-        };
         self.butterfly.get(side, m, threats.index(m))
             + self.continuation_score(now, continuation)
-            + pawn_score
             + bonus
     }
 
@@ -117,7 +92,7 @@ impl OrderingTables {
 
     /// The quiet move `best` caused a cutoff after the quiet moves `tried` failed: `bonus`
     /// for it, `malus` off them (`SearchParams::history_bonus`, `history_malus` of the
-    /// cutoff's depth), in the butterfly, continuation and (when on) pawn tables.
+    /// cutoff's depth), in the butterfly and continuation tables.
     pub fn reward_quiet(
         &mut self,
         pos: &Position,
@@ -128,15 +103,10 @@ impl OrderingTables {
         threats: &Threats,
     ) {
         let side = pos.side_to_move();
-        let pawn = self.pawn_slot(pos);
         for (m, delta) in std::iter::once((best, bonus)).chain(tried.iter().map(|&q| (q, -malus))) {
             self.butterfly.update(side, m, threats.index(m), delta);
             if let Some(piece) = pos.piece_at(m.from()) {
-                let now = PieceTo::new(piece, m);
-                self.update_continuation(now, continuation, delta);
-                if let Some(slot) = pawn {
-                    self.pawn.update(slot, now, delta);
-                }
+                self.update_continuation(PieceTo::new(piece, m), continuation, delta);
             }
         }
     }

@@ -309,7 +309,6 @@ impl MovePicker {
         legal_moves(pos, &mut self.moves);
         let end = self.moves.len();
         let handed = self.handed.len();
-        let pawn = tables.pawn_slot(pos);
         for i in 0..handed {
             let m = self.handed.get(i);
             if let Some(j) = (i..end).find(|&j| self.moves.get(j) == m) {
@@ -321,7 +320,7 @@ impl MovePicker {
             self.keys[i] = if m.is_tactical() {
                 LOSING + mvv_lva(pos, m)
             } else {
-                tables.quiet_score(pos, m, &self.continuation, &self.threats, pawn)
+                tables.quiet_score(pos, m, &self.continuation, &self.threats)
             };
         }
         self.next = handed;
@@ -387,8 +386,6 @@ mod tests {
     fn main_order_hands_out_every_legal_move_once_in_stage_order() {
         let positions = suite();
         let mut tables = OrderingTables::default();
-        // The pawn history on, so its scores take part in the quiet moves' order.
-        tables.use_pawn_history(true);
         let params = crate::search::SearchParams::default();
         let mut checked = 0;
         for (n, pos) in positions.iter().enumerate() {
@@ -456,7 +453,6 @@ mod tests {
                     .map(|&m| rank(pos, m, tt, killers, counter))
                     .collect();
                 assert!(ranks.is_sorted(), "{} {:?}", pos.to_fen(), order);
-                let pawn = tables.pawn_slot(pos);
                 for pair in order.windows(2) {
                     let (a, b) = (pair[0], pair[1]);
                     let ra = rank(pos, a, tt, killers, counter);
@@ -467,8 +463,8 @@ mod tests {
                             ),
                             5 => assert!(mvv_lva(pos, a) >= mvv_lva(pos, b)),
                             4 => assert!(
-                                tables.quiet_score(pos, a, &earlier, &threats, pawn)
-                                    >= tables.quiet_score(pos, b, &earlier, &threats, pawn)
+                                tables.quiet_score(pos, a, &earlier, &threats)
+                                    >= tables.quiet_score(pos, b, &earlier, &threats)
                             ),
                             _ => {}
                         }

@@ -197,7 +197,6 @@ mod tests {
             "TT PV -check 0",
             "Threat Ordering -check 0",
             "Fourth Ply Continuation -check 0",
-            "Pawn History -check 0",
             "Cutoff Count -check 1",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",

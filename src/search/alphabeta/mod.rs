@@ -113,7 +113,6 @@ impl<'a> ThreadSearch<'a> {
         if features.correction_history {
             tables.correction.allocate();
         }
-        tables.use_pawn_history(features.pawn_history);
         let mut lmr = [[0u8; 64]; 64];
         let base = f64::from(features.params.lmr_base) / 100.0;
         let divisor = f64::from(features.params.lmr_divisor) / 100.0;

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 28] = [
+const LAB: [&str; 27] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -80,7 +80,6 @@ const LAB: [&str; 28] = [
     "TT PV",
     "Threat Ordering",
     "Fourth Ply Continuation",
-    "Pawn History",
     "Cutoff Count",
     "Adaptive Time",
     "IID",

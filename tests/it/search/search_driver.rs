@@ -121,7 +121,6 @@ fn every_switch_on() -> SearchFeatures {
         tt_pv: true,
         threat_ordering: true,
         fourth_ply_continuation: true,
-        pawn_history: true,
         cutoff_count: true,
         ..SearchFeatures::default()
     }
