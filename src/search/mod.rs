@@ -111,10 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// A node its parent reduced by three plies or more searches a ply deeper unless its
-    /// eval says the parent's side got worse; one both sides' evals call good for their own
-    /// side searches a ply shallower after any reduction (Stockfish's `priorReduction`).
-    pub hindsight_depth: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -201,7 +197,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            hindsight_depth: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

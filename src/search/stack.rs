@@ -59,9 +59,6 @@ pub struct Frame {
     pub current_move: Move,
     /// The piece that made `current_move` (the key of continuation histories).
     pub moved_piece: Option<Piece>,
-    /// The late-move reduction of the search of `current_move` now running (0 for a
-    /// full-depth search): the child judges it in hindsight (`Hindsight Depth`).
-    pub reduction: i32,
     /// Quiet moves that refuted siblings at this ply.
     pub killers: [Move; 2],
     /// The move a singular search leaves out; `Move::NULL` when the node searches them all.
@@ -94,7 +91,6 @@ impl Default for Frame {
             facts: NodeFacts::default(),
             current_move: Move::NULL,
             moved_piece: None,
-            reduction: 0,
             killers: [Move::NULL; 2],
             excluded_move: Move::NULL,
             double_extensions: 0,

@@ -378,11 +378,6 @@ impl ThreadSearch<'_> {
     ) -> Step {
         node.mv = m;
         self.enter_move(pos, node.ply, m);
-        self.stack[node.ply].reduction = if search.kind == ChildKind::ZeroWindow {
-            node.reduction
-        } else {
-            0
-        };
         node.ask(search)
     }
 
@@ -485,25 +480,6 @@ impl ThreadSearch<'_> {
             _ => static_eval,
         };
         node.eval = eval;
-
-        // Step 4c. Hindsight: a parent's deep reduction of this node that its eval does not
-        // bear out (the parent's side is no worse off) is given back a ply; a node both
-        // sides' evals call good for themselves is quiet, and a reduced one goes a ply less.
-        let mut depth = depth;
-        if self.features.hindsight_depth && !in_check && !excluding {
-            let prior_reduction = self.stack[ply - 1].reduction;
-            let parent_eval = self.stack[ply - 1].facts.static_eval;
-            let params = &self.features.params;
-            if prior_reduction >= params.hindsight_reduction && static_eval <= -parent_eval {
-                depth += 1;
-            } else if prior_reduction >= 1
-                && depth >= 2
-                && static_eval + parent_eval > params.hindsight_eval_sum
-            {
-                depth -= 1;
-            }
-            node.depth = depth;
-        }
         node.facts = NodeFacts {
             static_eval,
             raw_eval,
@@ -1142,7 +1118,6 @@ impl ThreadSearch<'_> {
                     return self.after_full_depth(node, pos, score);
                 }
             }
-            self.stack[node.ply].reduction = 0;
             return node.ask(ChildSearch::new(
                 ChildKind::FullDepth,
                 node.new_depth,
@@ -1157,7 +1132,6 @@ impl ThreadSearch<'_> {
     /// Step 11d. A null-window score inside the window: again with the full window (PVS).
     fn after_full_depth(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         if score > node.move_alpha && score < node.beta && !self.stopped {
-            self.stack[node.ply].reduction = 0;
             return node.ask(ChildSearch::new(
                 ChildKind::PvsReSearch,
                 node.new_depth,
@@ -1174,7 +1148,6 @@ impl ThreadSearch<'_> {
     fn after_move_window_searches(&mut self, node: &mut Node, pos: &Position, score: i32) -> Step {
         let pass = &node.pass;
         if score >= node.beta && pass.depth < pass.full_depth && !self.stopped {
-            self.stack[node.ply].reduction = 0;
             return node.ask(ChildSearch::new(
                 ChildKind::DeepeningReSearch,
                 pass.full_depth - 1 + node.extension,
