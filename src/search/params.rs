@@ -79,6 +79,8 @@ macro_rules! with_search_params {
                 "late-move reductions: ln(depth) ln(moves) is divided by this in hundredths"),
             (LmrHistoryDivisor, lmr_history_divisor, 8192, 1024, 32768, 512.0,
                 "late-move reductions: a ply less per this much history"),
+            (LmrCutNode, lmr_cut_node, 1, 0, 3, 0.5,
+                "late-move reductions: plies more in an expected cut node"),
             (DeeperMargin, deeper_margin, 50, 0, 200, 8.0,
                 "re-search depth: a ply deeper when a reduced move beats the best by this plus 2 per ply"),
             (ShallowerMargin, shallower_margin, 10, 0, 50, 2.0,

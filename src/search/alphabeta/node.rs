@@ -1088,7 +1088,8 @@ impl ThreadSearch<'_> {
         let mut reduction = i32::from(self.lmr[pass.depth.min(63) as usize][pass.searched.min(63)]);
         reduction -= i32::from(facts.tt_pv);
         reduction += i32::from(!facts.improving);
-        reduction += i32::from(facts.cut_node);
+        let params = &self.features.params;
+        reduction += params.lmr_cut_node * i32::from(facts.cut_node);
         if self.features.cutoff_count && self.stack[ply + 1].cutoffs > 3 {
             reduction += 1;
         }
@@ -1097,7 +1098,7 @@ impl ThreadSearch<'_> {
         }
         let threats = self.stack[ply].picker.threats();
         let history = self.tables.history(pos.side_to_move(), m, threats) + continuation_score;
-        reduction -= history_plies(history, self.features.params.lmr_history_divisor);
+        reduction -= history_plies(history, params.lmr_history_divisor);
         reduction
     }
 
