@@ -111,6 +111,9 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
+    /// Late-move reductions also for the losing captures and underpromotions handed out
+    /// after the quiet moves, by a ply to three by their capture history.
+    pub capture_reductions: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -197,6 +200,7 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
+            capture_reductions: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

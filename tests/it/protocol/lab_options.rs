@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 27] = [
+const LAB: [&str; 28] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -81,6 +81,7 @@ const LAB: [&str; 27] = [
     "Threat Ordering",
     "Fourth Ply Continuation",
     "Cutoff Count",
+    "Capture Reductions",
     "Adaptive Time",
     "IID",
     "Search Driver",

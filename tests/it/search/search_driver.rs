@@ -122,6 +122,7 @@ fn every_switch_on() -> SearchFeatures {
         threat_ordering: true,
         fourth_ply_continuation: true,
         cutoff_count: true,
+        capture_reductions: true,
         ..SearchFeatures::default()
     }
 }
