@@ -114,6 +114,9 @@ pub struct SearchFeatures {
     /// Late-move reductions also for the losing captures and underpromotions handed out
     /// after the quiet moves, by a ply to three by their capture history.
     pub capture_reductions: bool,
+    /// With `IID` `Reduction`, an expected cut node at depth 8 or more without a table move
+    /// loses two plies instead of one (Stockfish's cut-node internal iterative reduction).
+    pub cut_node_iir: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -201,6 +204,7 @@ impl Default for SearchFeatures {
             fourth_ply_continuation: false,
             cutoff_count: true,
             capture_reductions: false,
+            cut_node_iir: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

@@ -21,6 +21,10 @@ use super::ThreadSearch;
 /// history (a quarter of `HISTORY_MAX`), from two plies at none.
 const LOSING_CAPTURE_HISTORY_PLY: i32 = 4096;
 
+/// `Cut Node IIR`: the shallowest expected cut node that loses two plies without a table
+/// move.
+const CUT_NODE_IIR_MIN_DEPTH: i32 = 8;
+
 /// Why a node asks for a child search; the child itself is an alpha-beta node (quiescence
 /// at depth 0 or below) unless it is `Quiescence` or `ProbCutQuiescence`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -786,6 +790,15 @@ impl ThreadSearch<'_> {
                 IidMode::SelfDeepening => {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
                     return self.next_deepening_pass(node, pos);
+                }
+                // An expected cut node without a table move was never searched deep here:
+                // a shallower search finds a refutation for less, and leaves it in the table.
+                IidMode::Reduction
+                    if self.features.cut_node_iir
+                        && node.facts.cut_node
+                        && depth >= CUT_NODE_IIR_MIN_DEPTH =>
+                {
+                    node.depth -= 2
                 }
                 IidMode::Reduction => node.depth -= 1,
             }
