@@ -111,9 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// Late-move reductions also for the losing captures and underpromotions handed out
-    /// after the quiet moves, by a ply to three by their capture history.
-    pub capture_reductions: bool,
     /// With `IID` `Reduction`, an expected cut node at depth 8 or more without a table move
     /// loses two plies instead of one (Stockfish's cut-node internal iterative reduction).
     pub cut_node_iir: bool,
@@ -203,7 +200,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            capture_reductions: false,
             cut_node_iir: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -85,11 +85,6 @@ impl OrderingTables {
             + bonus
     }
 
-    /// The capture history of `m`, a capture or promotion in `pos`.
-    pub fn capture_history(&self, pos: &Position, m: Move) -> i32 {
-        self.capture.get(pos, m)
-    }
-
     /// How promising a capture or promotion is: MVV-LVA, moved by its capture history.
     pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
         mvv_lva(pos, m) + self.capture.get(pos, m) / 8

@@ -106,12 +106,6 @@ impl MovePicker {
         self.handed.clear();
     }
 
-    /// Whether the moves handed out now are the late ones: quiet moves by history, then the
-    /// losing captures and underpromotions (a tactical move handed out here is one of those).
-    pub fn in_late_stage(&self) -> bool {
-        self.stage == Stage::QuietsThenBad
-    }
-
     /// The threats against the side to move, known from the first quiet move handed out on.
     pub fn threats(&self) -> &Threats {
         debug_assert!(self.threats_known, "threats read before a quiet move");

@@ -17,10 +17,6 @@ use crate::tablebase::{Wdl, ignore_rule50};
 
 use super::ThreadSearch;
 
-/// `Capture Reductions`: a losing capture's reduction moves a ply per this much capture
-/// history (a quarter of `HISTORY_MAX`), from two plies at none.
-const LOSING_CAPTURE_HISTORY_PLY: i32 = 4096;
-
 /// `Cut Node IIR`: the shallowest expected cut node that loses two plies without a table
 /// move.
 const CUT_NODE_IIR_MIN_DEPTH: i32 = 8;
@@ -1055,19 +1051,6 @@ impl ThreadSearch<'_> {
                 reduction = self
                     .reduction_terms(node, pos, m, continuation_score)
                     .clamp(0, new_depth - 1);
-            } else if self.features.capture_reductions
-                && depth >= 3
-                && !quiet
-                && !gives_check
-                && !in_check
-                && m != facts.tt_move
-                && self.stack[ply].picker.in_late_stage()
-            {
-                // A losing capture or underpromotion: a ply, up to three where its capture
-                // history says such captures rarely hold (Ethereal's noisy reductions).
-                let history = self.tables.capture_history(pos, m);
-                let by_history = (2 - history / LOSING_CAPTURE_HISTORY_PLY).clamp(1, 3);
-                reduction = (by_history - i32::from(facts.tt_pv)).clamp(0, new_depth - 1);
             }
 
             // Step 11b. The first move with the full window, the others with a null window
