@@ -787,16 +787,15 @@ impl ThreadSearch<'_> {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
                     return self.next_deepening_pass(node, pos);
                 }
-                // An expected cut node without a table move was never searched deep here:
-                // a shallower search finds a refutation for less, and leaves it in the table.
-                IidMode::Reduction
-                    if self.features.cut_node_iir
+                IidMode::Reduction => {
+                    // An expected cut node without a table move was never searched deep
+                    // here: a shallower search finds a refutation for less, and leaves it in
+                    // the table.
+                    let cut_node_ply = self.features.cut_node_iir
                         && node.facts.cut_node
-                        && depth >= CUT_NODE_IIR_MIN_DEPTH =>
-                {
-                    node.depth -= 2
+                        && depth >= CUT_NODE_IIR_MIN_DEPTH;
+                    node.depth -= 1 + i32::from(cut_node_ply);
                 }
-                IidMode::Reduction => node.depth -= 1,
             }
         }
         self.singular_extension(node, pos)
