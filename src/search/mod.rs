@@ -114,6 +114,9 @@ pub struct SearchFeatures {
     /// With `IID` `Reduction`, an expected cut node at depth 8 or more without a table move
     /// loses two plies instead of one (Stockfish's cut-node internal iterative reduction).
     pub cut_node_iir: bool,
+    /// A table lower bound, at most four plies shallower, above ProbCut's bound by as much
+    /// again cuts at once, in check too (Stockfish's small ProbCut).
+    pub small_probcut: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -201,6 +204,7 @@ impl Default for SearchFeatures {
             fourth_ply_continuation: false,
             cutoff_count: true,
             cut_node_iir: false,
+            small_probcut: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

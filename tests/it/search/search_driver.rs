@@ -123,6 +123,7 @@ fn every_switch_on() -> SearchFeatures {
         fourth_ply_continuation: true,
         cutoff_count: true,
         cut_node_iir: true,
+        small_probcut: true,
         ..SearchFeatures::default()
     }
 }
