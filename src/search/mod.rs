@@ -111,9 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// With `IID` `Reduction`, an expected cut node at depth 8 or more without a table move
-    /// loses two plies instead of one (Stockfish's cut-node internal iterative reduction).
-    pub cut_node_iir: bool,
     /// A table lower bound, at most four plies shallower, above ProbCut's bound by as much
     /// again cuts at once, in check too (Stockfish's small ProbCut).
     pub small_probcut: bool,
@@ -203,7 +200,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            cut_node_iir: false,
             small_probcut: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

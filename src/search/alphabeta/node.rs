@@ -17,10 +17,6 @@ use crate::tablebase::{Wdl, ignore_rule50};
 
 use super::ThreadSearch;
 
-/// `Cut Node IIR`: the shallowest expected cut node that loses two plies without a table
-/// move.
-const CUT_NODE_IIR_MIN_DEPTH: i32 = 8;
-
 /// Why a node asks for a child search; the child itself is an alpha-beta node (quiescence
 /// at depth 0 or below) unless it is `Quiescence` or `ProbCutQuiescence`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -803,15 +799,7 @@ impl ThreadSearch<'_> {
                     node.iid_iteration = node.tt_hit.map_or(1, |h| h.depth + 1).max(1);
                     return self.next_deepening_pass(node, pos);
                 }
-                IidMode::Reduction => {
-                    // An expected cut node without a table move was never searched deep
-                    // here: a shallower search finds a refutation for less, and leaves it in
-                    // the table.
-                    let cut_node_ply = self.features.cut_node_iir
-                        && node.facts.cut_node
-                        && depth >= CUT_NODE_IIR_MIN_DEPTH;
-                    node.depth -= 1 + i32::from(cut_node_ply);
-                }
+                IidMode::Reduction => node.depth -= 1,
             }
         }
         self.singular_extension(node, pos)

@@ -122,7 +122,6 @@ fn every_switch_on() -> SearchFeatures {
         threat_ordering: true,
         fourth_ply_continuation: true,
         cutoff_count: true,
-        cut_node_iir: true,
         small_probcut: true,
         ..SearchFeatures::default()
     }
