@@ -114,6 +114,9 @@ pub struct SearchFeatures {
     /// A table lower bound, at most four plies shallower, above ProbCut's bound by as much
     /// again cuts at once, in check too (Stockfish's small ProbCut).
     pub small_probcut: bool,
+    /// A node whose side was in check two plies before judges `improving` against four
+    /// plies before (Stockfish's fallback) instead of counting as improving.
+    pub improving_fallback: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -201,6 +204,7 @@ impl Default for SearchFeatures {
             fourth_ply_continuation: false,
             cutoff_count: true,
             small_probcut: false,
+            improving_fallback: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

@@ -199,6 +199,7 @@ mod tests {
             "Fourth Ply Continuation -check 0",
             "Cutoff Count -check 1",
             "Small ProbCut -check 0",
+            "Improving Fallback -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

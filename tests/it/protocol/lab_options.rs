@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 28] = [
+const LAB: [&str; 29] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -82,6 +82,7 @@ const LAB: [&str; 28] = [
     "Fourth Ply Continuation",
     "Cutoff Count",
     "Small ProbCut",
+    "Improving Fallback",
     "Adaptive Time",
     "IID",
     "Search Driver",

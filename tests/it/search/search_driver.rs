@@ -123,6 +123,7 @@ fn every_switch_on() -> SearchFeatures {
         fourth_ply_continuation: true,
         cutoff_count: true,
         small_probcut: true,
+        improving_fallback: true,
         ..SearchFeatures::default()
     }
 }
