@@ -111,9 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// A table lower bound, at most four plies shallower, above ProbCut's bound by as much
-    /// again cuts at once, in check too (Stockfish's small ProbCut).
-    pub small_probcut: bool,
     /// A node whose side was in check two plies before judges `improving` against four
     /// plies before (Stockfish's fallback) instead of counting as improving.
     pub improving_fallback: bool,
@@ -203,7 +200,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            small_probcut: false,
             improving_fallback: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation

@@ -689,22 +689,6 @@ impl ThreadSearch<'_> {
     fn probcut(&mut self, node: &mut Node, pos: &Position) -> Step {
         let depth = node.depth;
         let params = &self.features.params;
-        // A table bound from a slightly shallower search that clears ProbCut's margin twice
-        // over is as good as the captures' searches would be, and it holds in check too.
-        let small_probcut_beta = node.beta + 2 * params.probcut_margin;
-        if self.features.small_probcut
-            && !node.facts.pv_node
-            && !node.excluding
-            && !is_decisive(node.beta)
-            && node.tt_hit.is_some_and(|h| {
-                h.bound != Bound::Upper
-                    && h.depth >= depth - 4
-                    && h.score >= small_probcut_beta
-                    && !is_decisive(h.score)
-            })
-        {
-            return Step::Value(small_probcut_beta);
-        }
         if self.features.probcut
             && !node.facts.pv_node
             && !node.facts.in_check

@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 29] = [
+const LAB: [&str; 28] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -81,7 +81,6 @@ const LAB: [&str; 29] = [
     "Threat Ordering",
     "Fourth Ply Continuation",
     "Cutoff Count",
-    "Small ProbCut",
     "Improving Fallback",
     "Adaptive Time",
     "IID",
