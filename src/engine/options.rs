@@ -467,7 +467,7 @@ const IID_NAMES: [&str; 4] = [
 const DRIVER_NAMES: [&str; 2] = [DRIVER_CHOICES[0].0, DRIVER_CHOICES[1].0];
 
 /// Every option, in the order both protocols announce them: the users' first, then the lab's.
-pub(crate) const OPTIONS: [EngineOption; 53] = [
+pub(crate) const OPTIONS: [EngineOption; 52] = [
     option(
         "Hash",
         OptionKind::Spin {
@@ -695,7 +695,6 @@ pub(crate) const OPTIONS: [EngineOption; 53] = [
     switch!("Threat Ordering", threat_ordering),
     switch!("Fourth Ply Continuation", fourth_ply_continuation),
     switch!("Cutoff Count", cutoff_count),
-    switch!("Improving Fallback", improving_fallback),
     switch!("Adaptive Time", adaptive_time),
     option(
         "IID",

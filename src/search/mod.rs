@@ -111,9 +111,6 @@ pub struct SearchFeatures {
     /// A late move reduced a ply more once more than three of the node's children have
     /// failed high (the node looks like an all node), as Stockfish's `cutoffCnt` does.
     pub cutoff_count: bool,
-    /// A node whose side was in check two plies before judges `improving` against four
-    /// plies before (Stockfish's fallback) instead of counting as improving.
-    pub improving_fallback: bool,
     /// Time per move by best-move stability, score drops and the best move's node share.
     pub adaptive_time: bool,
     pub iid: IidMode,
@@ -200,7 +197,6 @@ impl Default for SearchFeatures {
             threat_ordering: false,
             fourth_ply_continuation: false,
             cutoff_count: true,
-            improving_fallback: false,
             adaptive_time: true,
             // The network: it passed its SPRT against the hand-written evaluation
             // (docs/network.md); the classical evaluation stays for tuning.

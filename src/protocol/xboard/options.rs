@@ -198,7 +198,6 @@ mod tests {
             "Threat Ordering -check 0",
             "Fourth Ply Continuation -check 0",
             "Cutoff Count -check 1",
-            "Improving Fallback -check 0",
             "Adaptive Time -check 1",
             "IID -combo Classic /// SelfDeepening /// *Reduction /// Off",
             "Search Driver -combo *Recursive /// Iterative",

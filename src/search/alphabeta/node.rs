@@ -468,7 +468,8 @@ impl ThreadSearch<'_> {
             node.correction_keys = CorrectionKeys::new(pos, &self.continuation_slots(ply));
             self.corrected(raw_eval, &node.correction_keys)
         };
-        let improving = !in_check && ply >= 2 && self.improving(static_eval, ply);
+        let improving =
+            !in_check && ply >= 2 && static_eval > self.stack[ply - 2].facts.static_eval;
         // Step 4b. A table score that bounds the position from the side the static eval
         // errs on is the better guess of what a search would find, so pruning reads it
         // (not in a singular search: the table's score is the excluded move's).
@@ -577,19 +578,6 @@ impl ThreadSearch<'_> {
             .correction
             .correction(keys, &self.features.params);
         (raw_eval + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
-    }
-
-    /// Is `static_eval` at `ply` better than the side's own two plies before? A position in
-    /// check there has no static eval (`-INFINITY`, so anything improves on it); with
-    /// `Improving Fallback` the comparison goes back two plies more, to the last eval
-    /// there is, as Stockfish's does.
-    fn improving(&self, static_eval: i32, ply: usize) -> bool {
-        let two_back = &self.stack[ply - 2].facts;
-        if self.features.improving_fallback && two_back.in_check && ply >= 4 {
-            let four_back = &self.stack[ply - 4].facts;
-            return four_back.in_check || static_eval > four_back.static_eval;
-        }
-        static_eval > two_back.static_eval
     }
 
     /// Step 5b. Quiescence could not lift the node to alpha either: it fails low.

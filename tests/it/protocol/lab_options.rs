@@ -57,7 +57,7 @@ const UCI_USER: [&str; 21] = [
     "SyzygyProbeLimit",
 ];
 
-const LAB: [&str; 28] = [
+const LAB: [&str; 27] = [
     "Null Move",
     "Late Move Reductions",
     "Reverse Futility",
@@ -81,7 +81,6 @@ const LAB: [&str; 28] = [
     "Threat Ordering",
     "Fourth Ply Continuation",
     "Cutoff Count",
-    "Improving Fallback",
     "Adaptive Time",
     "IID",
     "Search Driver",

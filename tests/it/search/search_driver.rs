@@ -122,7 +122,6 @@ fn every_switch_on() -> SearchFeatures {
         threat_ordering: true,
         fourth_ply_continuation: true,
         cutoff_count: true,
-        improving_fallback: true,
         ..SearchFeatures::default()
     }
 }
